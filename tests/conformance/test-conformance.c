@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-conformance.c - regenerate the reference implementation's
+ * interceptor corpus and require every record to be byte-identical.
+ *
+ * The corpus (shared/conformance/eventheader/EventHeaderInterceptorLE64.dat)
+ * holds 374 records {u32 LE size, tracepoint name, event bytes} written by
+ * LinuxTracepoints' own tests. The records of the long-name provider,
+ * TestProviderC and TestProviderDyn (231) must all be reproduced; those of
+ * TestProviderCpp as far as this header compiled as C++ can express them.
+ * Records are compared per provider, in order.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "gen.h"
+
+struct record {
+	char provider[256];
+	const char *name;
+	const unsigned char *data;
+	size_t size;
+};
+
+struct corpus {
+	unsigned char *buf;
+	size_t size;
+	struct record *recs;
+	size_t count;
+};
+
+static struct corpus expected, actual;
+static char actual_path[] = "/tmp/eh-conformance-XXXXXX";
+
+static int read_file(const char *path, struct corpus *c)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		return -errno;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	c->buf = malloc(n ? (size_t)n : 1);
+	if (!c->buf || fread(c->buf, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	c->size = (size_t)n;
+	return 0;
+}
+
+/* Split a file of {u32 LE size, name, bytes} records; -EBADMSG if bad. */
+static int split(struct corpus *c)
+{
+	size_t off = 0;
+
+	while (off < c->size) {
+		struct record *r;
+		uint32_t size;
+		size_t len;
+		char *us;
+
+		if (c->size - off < 4)
+			return -EBADMSG;
+		size = c->buf[off] | c->buf[off + 1] << 8 |
+		       c->buf[off + 2] << 16 | (uint32_t)c->buf[off + 3] << 24;
+		if (size < 5 || size > c->size - off)
+			return -EBADMSG;
+		len = strnlen((const char *)c->buf + off + 4, size - 4);
+		if (len == size - 4 || len >= sizeof(r->provider))
+			return -EBADMSG;
+		c->recs = realloc(c->recs, (c->count + 1) * sizeof(*c->recs));
+		if (!c->recs)
+			return -ENOMEM;
+		r = &c->recs[c->count++];
+		r->name = (const char *)c->buf + off + 4;
+		r->data = c->buf + off + 4 + len + 1;
+		r->size = size - 4 - len - 1;
+		memcpy(r->provider, r->name, len + 1);
+		us = strrchr(r->provider, '_');
+		if (us)
+			*us = 0;
+		off += size;
+	}
+	return 0;
+}
+
+/*
+ * Compare the records of providers starting with @prefix (exactly @prefix
+ * when @exact) in both files. Returns the number of identical records and
+ * stores the numbers of expected and generated ones.
+ */
+static size_t compare(const char *prefix, int exact, size_t *n_expected,
+		      size_t *n_actual)
+{
+	size_t i, j = 0, k = 0, same = 0;
+
+	*n_expected = *n_actual = 0;
+	for (i = 0; i < expected.count || j < actual.count;) {
+		const struct record *e = NULL, *a = NULL;
+
+		while (i < expected.count) {
+			const char *p = expected.recs[i].provider;
+
+			if (exact ? !strcmp(p, prefix) :
+				    !strncmp(p, prefix, strlen(prefix)))
+				break;
+			i++;
+		}
+		while (j < actual.count) {
+			const char *p = actual.recs[j].provider;
+
+			if (exact ? !strcmp(p, prefix) :
+				    !strncmp(p, prefix, strlen(prefix)))
+				break;
+			j++;
+		}
+		if (i < expected.count) {
+			e = &expected.recs[i++];
+			(*n_expected)++;
+		}
+		if (j < actual.count) {
+			a = &actual.recs[j++];
+			(*n_actual)++;
+		}
+		k++;
+		if (e && a && !strcmp(e->name, a->name) && e->size == a->size &&
+		    !memcmp(e->data, a->data, e->size)) {
+			same++;
+		} else if (e && a) {
+			fprintf(stderr, "%s record %zu differs: expected %s (%zu bytes), got %s (%zu bytes)\n",
+				prefix, k, e->name, e->size, a->name, a->size);
+		}
+	}
+	return same;
+}
+
+static void check(const char *label, const char *prefix, int exact,
+		  size_t want)
+{
+	size_t n_e, n_a, same = compare(prefix, exact, &n_e, &n_a);
+
+	printf("conformance: %s: %zu of %zu records byte-identical (%zu generated)\n",
+	       label, same, n_e, n_a);
+	assert_int_equal(n_e, want);
+	assert_int_equal(n_a, want);
+	assert_int_equal(same, want);
+}
+
+static void test_long_name(void **state)
+{
+	(void)state;
+	check("long-name provider", "Long_Provider_Name_", 0, 1);
+}
+
+static void test_provider_c(void **state)
+{
+	(void)state;
+	check("TestProviderC", "TestProviderC", 1, 116);
+}
+
+static void test_provider_cpp(void **state)
+{
+	size_t n_e, n_a, same = compare("TestProviderCpp", 1, &n_e, &n_a);
+
+	(void)state;
+	printf("conformance: TestProviderCpp (C++): %zu of %zu records byte-identical (%zu generated)\n",
+	       same, n_e, n_a);
+	assert_int_equal(n_e, 143);
+	/* Every record generated as C++ must match; report how many. */
+	assert_true(n_a > 0);
+	assert_int_equal(same, n_a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_long_name),
+		cmocka_unit_test(test_provider_c),
+		cmocka_unit_test(test_provider_cpp),
+	};
+	const char *shared = getenv("EH_SHARED_DIR");
+	char path[4096];
+	int fd, err, failed;
+
+	snprintf(path, sizeof(path),
+		 "%s/conformance/eventheader/EventHeaderInterceptorLE64.dat",
+		 shared ? shared : "../shared");
+	if (access(path, R_OK) != 0) {
+		printf("SKIP: reference corpus %s not found\n", path);
+		return 77;
+	}
+	err = read_file(path, &expected);
+	if (!err)
+		err = split(&expected);
+	if (err) {
+		fprintf(stderr, "%s: %s\n", path, strerror(-err));
+		return 1;
+	}
+
+	fd = mkstemp(actual_path);
+	if (fd < 0) {
+		perror("mkstemp");
+		return 1;
+	}
+	close(fd);
+	setenv("EH_INTERCEPTOR_FILE", actual_path, 1);
+	gen_c();
+	gen_cpp();
+	err = read_file(actual_path, &actual);
+	if (!err)
+		err = split(&actual);
+	if (err) {
+		fprintf(stderr, "%s: %s\n", actual_path, strerror(-err));
+		return 1;
+	}
+
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	if (failed)
+		fprintf(stderr, "generated records kept in %s\n", actual_path);
+	else
+		unlink(actual_path);
+	return failed != 0;
+}
