@@ -318,6 +318,15 @@ enum {
 #define EH__TPMX_5(e, f, n, d, t) (F, EFT, n, e, f, t, 0, OK, NONE, _, _, _)
 #define TraceLoggingPackedData(p, cb) (P, p, cb, _)
 
+#ifdef __cplusplus
+/* Value(v [, "name" [, "desc" [, tag]]]): kind from the C++ type of v. */
+#define TraceLoggingValue(...) EH__CAT(EH__TV_, EH__NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define EH__TV_1(v) (F, V, #v, 0, 0, 0, 0, OK, VALUE, _, v, 0)
+#define EH__TV_2(v, n) (F, V, n, 0, 0, 0, 0, OK, VALUE, _, v, 0)
+#define EH__TV_3(v, n, d) EH__TV_2(v, n)
+#define EH__TV_4(v, n, d, t) (F, V, n, 0, 0, t, 0, OK, VALUE, _, v, 1)
+#endif
+
 /* Front ends: value(s) first, then optional name, description, tag. */
 #define EH__T1(base, enc, fmt, dk, ctype, ...) EH__CAT(EH__T1_, EH__NARGS(__VA_ARGS__))(base, enc, fmt, dk, ctype, __VA_ARGS__)
 #define EH__T1_1(base, enc, fmt, dk, ctype, v) (F, base, #v, enc, fmt, 0, 0, OK, dk, ctype, v, _)

@@ -105,7 +105,109 @@ static inline uint16_t eh__count16(size_t n)
 
 #ifdef __cplusplus
 }
-#endif
+
+#include <type_traits>
+
+/* C++: what EH_VALUE() / TraceLoggingValue() emit for each type. */
+namespace eh__cpp {
+
+template <class T> struct value_traits; /* no entry: type not supported */
+#define EH__VT(T, e, f, z)                                                     \
+	template <> struct value_traits<T> {                                   \
+		enum { enc = (e), fmt = (f), zstr = (z) };                     \
+	}
+EH__VT(bool, EH_ENC_VALUE8, EH_FMT_BOOLEAN, 0);
+EH__VT(char, EH_ENC_VALUE8, EH_FMT_STRING8, 0);
+EH__VT(char16_t, EH_ENC_VALUE16, EH_FMT_STRING_UTF, 0);
+EH__VT(char32_t, EH_ENC_VALUE32, EH_FMT_STRING_UTF, 0);
+EH__VT(wchar_t, EH_ENC_VALUE_WCHAR, EH_FMT_STRING_UTF, 0);
+EH__VT(signed char, EH_ENC_VALUE8, EH_FMT_SIGNED_INT, 0);
+EH__VT(unsigned char, EH_ENC_VALUE8, 0, 0);
+EH__VT(short, EH_ENC_VALUE16, EH_FMT_SIGNED_INT, 0);
+EH__VT(unsigned short, EH_ENC_VALUE16, 0, 0);
+EH__VT(int, EH_ENC_VALUE32, EH_FMT_SIGNED_INT, 0);
+EH__VT(unsigned int, EH_ENC_VALUE32, 0, 0);
+EH__VT(long, EH_ENC_VALUE_LONG, EH_FMT_SIGNED_INT, 0);
+EH__VT(unsigned long, EH_ENC_VALUE_LONG, 0, 0);
+EH__VT(long long, EH_ENC_VALUE64, EH_FMT_SIGNED_INT, 0);
+EH__VT(unsigned long long, EH_ENC_VALUE64, 0, 0);
+EH__VT(float, EH_ENC_VALUE_FLOAT, EH_FMT_FLOAT, 0);
+EH__VT(double, EH_ENC_VALUE_DOUBLE, EH_FMT_FLOAT, 0);
+EH__VT(void *, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, 0);
+EH__VT(const void *, EH_ENC_VALUE_PTR, EH_FMT_HEX_INT, 0);
+EH__VT(char *, EH_ENC_ZSTRING_CHAR8, EH_FMT_STRING8, 1);
+EH__VT(const char *, EH_ENC_ZSTRING_CHAR8, EH_FMT_STRING8, 1);
+EH__VT(char16_t *, EH_ENC_ZSTRING_CHAR16, 0, 2);
+EH__VT(const char16_t *, EH_ENC_ZSTRING_CHAR16, 0, 2);
+EH__VT(char32_t *, EH_ENC_ZSTRING_CHAR32, 0, 4);
+EH__VT(const char32_t *, EH_ENC_ZSTRING_CHAR32, 0, 4);
+EH__VT(wchar_t *, EH_ENC_ZSTRING_WCHAR, 0, sizeof(wchar_t));
+EH__VT(const wchar_t *, EH_ENC_ZSTRING_WCHAR, 0, sizeof(wchar_t));
+#undef EH__VT
+
+/* Metadata bytes after the name: encoding [format [tag]]. */
+struct __attribute__((packed)) meta_e { uint8_t e; };
+struct __attribute__((packed)) meta_ef { uint8_t e, f; };
+struct __attribute__((packed)) meta_eft { uint8_t e, f; uint16_t t; };
+
+template <class T, int HasTag,
+	  int Shape = HasTag ? 2 : (value_traits<T>::fmt != 0) ? 1 : 0>
+struct value_meta;
+template <class T, int H> struct value_meta<T, H, 0> {
+	typedef meta_e type;
+	static constexpr type make(uint16_t) { return type{ value_traits<T>::enc }; }
+};
+template <class T, int H> struct value_meta<T, H, 1> {
+	typedef meta_ef type;
+	static constexpr type make(uint16_t)
+	{
+		return type{ value_traits<T>::enc | EH_ENC_CHAIN_FLAG,
+			     value_traits<T>::fmt };
+	}
+};
+template <class T, int H> struct value_meta<T, H, 2> {
+	typedef meta_eft type;
+	static constexpr type make(uint16_t tag)
+	{
+		return type{ value_traits<T>::enc | EH_ENC_CHAIN_FLAG,
+			     value_traits<T>::fmt | EH_FMT_CHAIN_FLAG, tag };
+	}
+};
+
+/* The payload of one value: the value itself, or a string's units. */
+template <class T, int Z = value_traits<T>::zstr> struct value_data {
+	T v;
+	explicit value_data(T x) : v(x) {}
+	struct iovec iov() const
+	{
+		struct iovec r = { (void *)&v, sizeof(v) };
+		return r;
+	}
+};
+template <class T, int Z> struct value_data<T *, Z> {
+	const void *p;
+	size_t n;
+	explicit value_data(T *s) : p(s), n(eh__zstr_bytes(&p, Z)) {}
+	struct iovec iov() const
+	{
+		struct iovec r = { (void *)p, n };
+		return r;
+	}
+};
+template <class T> struct value_data<T *, 0> {
+	T *v;
+	explicit value_data(T *x) : v(x) {}
+	struct iovec iov() const
+	{
+		struct iovec r = { (void *)&v, sizeof(v) };
+		return r;
+	}
+};
+
+} /* namespace eh__cpp */
+
+#define EH__VTYPE(v) std::decay<decltype(v)>::type
+#endif /* __cplusplus */
 
 /*
  * Providers
@@ -194,10 +296,10 @@ static inline uint16_t eh__count16(size_t n)
 		EH__CHECK_CONST(level, "EH_ENABLED: level must be constant");  \
 		EH__CHECK_CONST(keyword,                                       \
 				"EH_ENABLED: keyword must be constant");       \
-		static struct eh_tracepoint eh__tp =                           \
+		static struct eh_tracepoint eh__etp =                          \
 			EH_TRACEPOINT_INIT((level), (keyword));                \
-		EH__TP_PTR(sym);                                               \
-		eh_tracepoint_enabled(&eh__tp);                                \
+		EH__TP_PTR(sym, eh__etp);                                      \
+		eh_tracepoint_enabled(&eh__etp);                               \
 	})
 
 /*
@@ -429,6 +531,20 @@ static inline uint16_t eh__count16(size_t n)
 #define EH__NPM_4(x, name, enc, fmt, t) (F, EFT, name, enc, fmt, t, 0, OK, NONE, _, _, _)
 #define EH_PACKED_DATA(p, size) (P, p, size, _)
 
+#ifdef __cplusplus
+/**
+ * EH_VALUE(name, value [, tag]) - a field whose kind follows the C++ type
+ * of @value: bool, char (Latin-1), char16_t, char32_t, wchar_t, the signed
+ * and unsigned integer types, float, double, pointers (hex), and
+ * NUL-terminated strings of char (Latin-1), char16_t, char32_t, wchar_t.
+ * C++ only. Another type fails to compile ("incomplete type
+ * eh__cpp::value_traits<T>").
+ */
+#define EH_VALUE(...) EH__CAT(EH__NVALUE_, EH__NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define EH__NVALUE_2(name, v) (F, V, name, 0, 0, 0, 0, OK, VALUE, _, v, 0)
+#define EH__NVALUE_3(name, v, t) (F, V, name, 0, 0, t, 0, OK, VALUE, _, v, 1)
+#endif
+
 /*
  * Internals. An argument of a write macro is a parenthesised tuple:
  *	(A, which, v1, v2)     an event attribute
@@ -456,9 +572,9 @@ static inline uint16_t eh__count16(size_t n)
 #define EH__CHECK_CONST(e, msg) EH__STATIC_ASSERT(__builtin_constant_p(e), msg)
 
 /* This call site's tracepoint, listed in the provider's section. */
-#define EH__TP_PTR(sym)                                                        \
-	static struct eh_tracepoint *const eh__tp_ptr                          \
-		__attribute__((section("eh_tp_" EH__STR_(sym)), used)) = &eh__tp
+#define EH__TP_PTR(sym, tp)                                                    \
+	static struct eh_tracepoint *const EH__CAT(tp, _ptr)                   \
+		__attribute__((section("eh_tp_" EH__STR_(sym)), used)) = &tp
 
 /* Attribute values: "(default) * 0 + (v1) * 0 + (v2)" = the last one. */
 #define EH__ATTR(mode, dflt, ...) ((dflt) EH__FOREACH(mode, (A, NONE, _, _), __VA_ARGS__))
@@ -575,28 +691,30 @@ static inline uint16_t eh__count16(size_t n)
 #define EH__MDECL_EH__HEAD(i, ...)
 #define EH__MDECL_A(i, ...)
 #define EH__MDECL_P(i, ...)
-#define EH__MDECL_F(i, shape, name, ...) char EH__CAT(eh__n, i)[sizeof(name)]; EH__CAT(EH__MDECL_, shape)(i)
-#define EH__MDECL_E(i) uint8_t EH__CAT(eh__e, i);
-#define EH__MDECL_EF(i) uint8_t EH__CAT(eh__e, i); uint8_t EH__CAT(eh__f, i);
-#define EH__MDECL_EFT(i) EH__MDECL_EF(i) uint16_t EH__CAT(eh__t, i);
-#define EH__MDECL_EC(i) EH__MDECL_E(i) uint16_t EH__CAT(eh__c, i);
-#define EH__MDECL_EFC(i) EH__MDECL_EF(i) uint16_t EH__CAT(eh__c, i);
-#define EH__MDECL_EFTC(i) EH__MDECL_EFT(i) uint16_t EH__CAT(eh__c, i);
+#define EH__MDECL_F(i, shape, name, enc, fmt, tag, count, chk, dk, a, b, c) char EH__CAT(eh__n, i)[sizeof(name)]; EH__CAT(EH__MDECL_, shape)(i, b, c)
+#define EH__MDECL_E(i, v, t) uint8_t EH__CAT(eh__e, i);
+#define EH__MDECL_EF(i, v, t) uint8_t EH__CAT(eh__e, i); uint8_t EH__CAT(eh__f, i);
+#define EH__MDECL_EFT(i, v, t) EH__MDECL_EF(i, v, t) uint16_t EH__CAT(eh__t, i);
+#define EH__MDECL_EC(i, v, t) EH__MDECL_E(i, v, t) uint16_t EH__CAT(eh__c, i);
+#define EH__MDECL_EFC(i, v, t) EH__MDECL_EF(i, v, t) uint16_t EH__CAT(eh__c, i);
+#define EH__MDECL_EFTC(i, v, t) EH__MDECL_EFT(i, v, t) uint16_t EH__CAT(eh__c, i);
+#define EH__MDECL_V(i, v, t) typename eh__cpp::value_meta<EH__VTYPE(v), t>::type EH__CAT(eh__e, i);
 
 /* Metadata: initialisers of those members. */
 #define EH__M_MINIT(i, arg) EH__APPLY(EH__MINIT_, i, arg)
 #define EH__MINIT_EH__HEAD(i, ...)
 #define EH__MINIT_A(i, ...)
 #define EH__MINIT_P(i, ...)
-#define EH__MINIT_F(i, shape, name, enc, fmt, tag, count, ...) , name EH__CAT(EH__MINIT_, shape)(enc, fmt, tag, count)
-#define EH__MINIT_E(enc, fmt, tag, count) , (uint8_t)(enc)
-#define EH__MINIT_EF(enc, fmt, tag, count) , (uint8_t)((enc) | EH_ENC_CHAIN_FLAG), (uint8_t)(fmt)
-#define EH__MINIT_EFT(enc, fmt, tag, count)                                    \
+#define EH__MINIT_F(i, shape, name, enc, fmt, tag, count, chk, dk, a, b, c) , name EH__CAT(EH__MINIT_, shape)(enc, fmt, tag, count, b, c)
+#define EH__MINIT_E(enc, fmt, tag, count, v, t) , (uint8_t)(enc)
+#define EH__MINIT_EF(enc, fmt, tag, count, v, t) , (uint8_t)((enc) | EH_ENC_CHAIN_FLAG), (uint8_t)(fmt)
+#define EH__MINIT_EFT(enc, fmt, tag, count, v, t)                                    \
 	, (uint8_t)((enc) | EH_ENC_CHAIN_FLAG),                                \
 	(uint8_t)((fmt) | EH_FMT_CHAIN_FLAG), (uint16_t)(tag)
-#define EH__MINIT_EC(enc, fmt, tag, count) EH__MINIT_E(enc, fmt, tag, count), (uint16_t)(count)
-#define EH__MINIT_EFC(enc, fmt, tag, count) EH__MINIT_EF(enc, fmt, tag, count), (uint16_t)(count)
-#define EH__MINIT_EFTC(enc, fmt, tag, count) EH__MINIT_EFT(enc, fmt, tag, count), (uint16_t)(count)
+#define EH__MINIT_EC(enc, fmt, tag, count, v, t) EH__MINIT_E(enc, fmt, tag, count, v, t), (uint16_t)(count)
+#define EH__MINIT_EFC(enc, fmt, tag, count, v, t) EH__MINIT_EF(enc, fmt, tag, count, v, t), (uint16_t)(count)
+#define EH__MINIT_EFTC(enc, fmt, tag, count, v, t) EH__MINIT_EFT(enc, fmt, tag, count, v, t), (uint16_t)(count)
+#define EH__MINIT_V(enc, fmt, tag, count, v, t) , eh__cpp::value_meta<EH__VTYPE(v), t>::make(tag)
 
 /* Values: evaluate each argument once, into locals. */
 #define EH__M_VALS(i, arg) EH__APPLY(EH__VALS_, i, arg)
@@ -623,6 +741,7 @@ static inline uint16_t eh__count16(size_t n)
 	size_t EH__CAT(eh__z, i) = (size);
 #define EH__VALS_BYTES16(i, x, p, y) const void *EH__CAT(eh__t, i) = (p);
 #define EH__VALS_COUNT(i, x, y, n) uint16_t EH__CAT(eh__c, i) = eh__count16(n);
+#define EH__VALS_VALUE(i, x, v, t) const eh__cpp::value_data<EH__VTYPE(v)> EH__CAT(eh__v, i)(v);
 
 /* Payload: one or two iovec initialisers per field. */
 #define EH__M_IOV(i, arg) EH__APPLY(EH__IOV_, i, arg)
@@ -643,6 +762,7 @@ static inline uint16_t eh__count16(size_t n)
 #define EH__IOV_BYTES(i, p, size, x) , { (void *)EH__CAT(eh__t, i), EH__CAT(eh__z, i) }
 #define EH__IOV_BYTES16(i, x, p, y) , { (void *)EH__CAT(eh__t, i), 16 }
 #define EH__IOV_COUNT(i, x, y, n) , { (void *)&EH__CAT(eh__c, i), 2 }
+#define EH__IOV_VALUE(i, x, v, t) , EH__CAT(eh__v, i).iov()
 
 #define EH__WRITE(sym, name, aid, rid, ...)                                    \
 	__extension__({                                                        \
@@ -650,7 +770,7 @@ static inline uint16_t eh__count16(size_t n)
 		EH__FOREACH(EH__M_CHECK, (A, NONE, _, _), __VA_ARGS__)         \
 		static struct eh_tracepoint eh__tp = EH_TRACEPOINT_INIT(       \
 			EH__LEVEL_OF(__VA_ARGS__), EH__KEYWORD_OF(__VA_ARGS__)); \
-		EH__TP_PTR(sym);                                               \
+		EH__TP_PTR(sym, eh__tp);                                       \
 		int eh__rc = EBADF;                                            \
 		if (__builtin_expect(eh_tracepoint_enabled(&eh__tp), 0)) {     \
 			struct __attribute__((packed)) eh__meta_t {            \
