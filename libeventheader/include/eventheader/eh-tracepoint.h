@@ -125,6 +125,7 @@ static inline int eh_tracepoint_enabled(const struct eh_tracepoint *tp)
 /* Module-wide state, shared by every translation unit (weak, hidden). */
 struct eh__state {
 	pthread_mutex_t lock;
+	pthread_once_t atfork_once;
 	int fd;			/* user_events_data (or interceptor file) */
 	unsigned int users;	/* registered providers */
 	uint32_t names_count;	/* interceptor: tracepoint names by index */
@@ -132,8 +133,32 @@ struct eh__state {
 	char **names;
 };
 
-EH__SHARED struct eh__state eh__state = { PTHREAD_MUTEX_INITIALIZER, -1, 0,
-					  0, 0, 0 };
+EH__SHARED struct eh__state eh__state = { PTHREAD_MUTEX_INITIALIZER,
+					  PTHREAD_ONCE_INIT, -1, 0, 0, 0, 0 };
+
+static inline void eh__lock(void)
+{
+	pthread_mutex_lock(&eh__state.lock);
+}
+
+static inline void eh__unlock(void)
+{
+	pthread_mutex_unlock(&eh__state.lock);
+}
+
+static inline void eh__atfork_init(void)
+{
+	/* A fork while another thread registers must not leave the child
+	 * with the lock held forever. */
+	pthread_atfork(eh__lock, eh__unlock, eh__unlock);
+}
+
+/* Take the registration lock (sets up the fork handlers once). */
+static inline void eh__lock_registry(void)
+{
+	pthread_once(&eh__state.atfork_once, eh__atfork_init);
+	eh__lock();
+}
 
 #ifndef EH_INTERCEPTOR
 
@@ -477,7 +502,7 @@ static inline EH__COLD int eh_provider_register(struct eh_provider *p,
 
 	if (!eh_provider_name_valid(p->name) || !eh_options_valid(p->options))
 		return EINVAL;
-	pthread_mutex_lock(&eh__state.lock);
+	eh__lock_registry();
 	if (p->registered) {
 		err = EALREADY;
 	} else {
@@ -489,7 +514,7 @@ static inline EH__COLD int eh_provider_register(struct eh_provider *p,
 					eh__tracepoint_register(*start, p);
 		}
 	}
-	pthread_mutex_unlock(&eh__state.lock);
+	eh__unlock();
 	return err;
 }
 
@@ -507,7 +532,7 @@ static inline EH__COLD void eh_provider_unregister(struct eh_provider *p,
 						   struct eh_tracepoint *const *start,
 						   struct eh_tracepoint *const *stop)
 {
-	pthread_mutex_lock(&eh__state.lock);
+	eh__lock_registry();
 	if (p->registered) {
 		for (; start && start < stop; start++)
 			if (*start && (*start)->provider == p)
@@ -515,7 +540,7 @@ static inline EH__COLD void eh_provider_unregister(struct eh_provider *p,
 		p->registered = 0;
 		eh__data_put();
 	}
-	pthread_mutex_unlock(&eh__state.lock);
+	eh__unlock();
 }
 
 /**
@@ -533,10 +558,10 @@ static inline EH__COLD int eh_tracepoint_register(struct eh_tracepoint *tp,
 {
 	int err = EBADF;
 
-	pthread_mutex_lock(&eh__state.lock);
+	eh__lock_registry();
 	if (p->registered)
 		err = eh__tracepoint_register(tp, p);
-	pthread_mutex_unlock(&eh__state.lock);
+	eh__unlock();
 	return err;
 }
 
@@ -546,9 +571,86 @@ static inline EH__COLD int eh_tracepoint_register(struct eh_tracepoint *tp,
  */
 static inline EH__COLD void eh_tracepoint_unregister(struct eh_tracepoint *tp)
 {
-	pthread_mutex_lock(&eh__state.lock);
+	eh__lock_registry();
 	eh__tracepoint_unregister(tp);
-	pthread_mutex_unlock(&eh__state.lock);
+	eh__unlock();
+}
+
+/**
+ * eh_tracepoint_register_raw() - register a plain (non-EventHeader) tracepoint
+ * @tp: the tracepoint (EH_TRACEPOINT_INIT(0, 0))
+ * @command: the user_events definition, "Name field; field..." as in the
+ *	kernel's user_events documentation, e.g. "MyEvent u32 count; char[8] tag",
+ *	or "MyEvent" for an event without fields
+ *
+ * For tracepoints that tools read through their tracefs format rather
+ * than as EventHeader. Takes a reference on the module's user_events file,
+ * as a provider does; release it with eh_tracepoint_unregister_raw().
+ *
+ * Return: 0, or a positive errno (EINVAL for a bad definition,
+ * EADDRINUSE if the name is registered with other fields).
+ */
+static inline EH__COLD int eh_tracepoint_register_raw(struct eh_tracepoint *tp,
+						      const char *command)
+{
+	static const struct eh_provider raw = { "", "", 1 };
+	int err;
+
+	eh__lock_registry();
+	err = tp->provider ? EBUSY : eh__data_get();
+	if (!err) {
+		err = eh__backend_register(tp, command, 0);
+		if (err)
+			eh__data_put();
+		else
+			tp->provider = &raw;
+	}
+	eh__unlock();
+	return err;
+}
+
+/**
+ * eh_tracepoint_unregister_raw() - undo eh_tracepoint_register_raw()
+ * @tp: the tracepoint; nothing happens if it is not registered
+ */
+static inline EH__COLD void eh_tracepoint_unregister_raw(struct eh_tracepoint *tp)
+{
+	eh__lock_registry();
+	if (tp->provider) {
+		eh__tracepoint_unregister(tp);
+		eh__data_put();
+	}
+	eh__unlock();
+}
+
+/**
+ * eh_tracepoint_write_raw() - write the fields of a plain tracepoint
+ * @tp: a tracepoint registered with eh_tracepoint_register_raw()
+ * @iov: @n entries; iov[0] is scratch for this function, iov[1..] hold the
+ *	field values in the order and layout of the definition
+ * @n: number of entries, at least 1
+ *
+ * An event with no data at all gets one 0 byte: the kernel does not show
+ * empty user_events records correctly.
+ *
+ * Return: 0, EBADF if disabled, or writev()'s errno.
+ */
+static inline int eh_tracepoint_write_raw(const struct eh_tracepoint *tp,
+					  struct iovec *iov, unsigned int n)
+{
+	unsigned char pre[5];
+	size_t size = 0;
+	unsigned int i;
+
+	if (!eh_tracepoint_enabled(tp) || tp->write_index < 0)
+		return EBADF;
+	memcpy(pre, &tp->write_index, 4);
+	pre[4] = 0;
+	for (i = 1; i < n; i++)
+		size += iov[i].iov_len;
+	iov[0].iov_base = pre;
+	iov[0].iov_len = size ? 4 : 5;
+	return eh__backend_write(tp, iov, (int)n, iov[0].iov_len + size);
 }
 
 /**
