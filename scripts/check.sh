@@ -1,0 +1,44 @@
+#!/bin/bash
+# check.sh - the whole test suite, as CI runs it: install what is missing,
+# then build and "make check" twice (plain, and with ASan+UBSan), then
+# "make distcheck". VM tests run when a test kernel is found (see README).
+# Prints the logs of failed tests; exits non-zero on any failure.
+set -uo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$src/scripts/install-deps.sh" || exit 1
+
+show_logs() {
+	local d=$1
+	echo "=== failed test logs in $d ==="
+	find "$d" -name '*.log' ! -name config.log -newer "$d/config.status" |
+		while read -r f; do
+			grep -qE '^(FAIL|ERROR|XPASS)' "${f%.log}.trs" 2>/dev/null ||
+				[ "$(basename "$f")" = test-suite.log ] || continue
+			echo "--- $f"
+			cat "$f"
+		done
+}
+
+run() {
+	local name=$1 dir=$2
+	shift 2
+	echo "=== $name ($dir) ==="
+	"$src/scripts/build.sh" "$dir" "$@" || { echo "check: $name: build failed"; return 1; }
+	make -C "$dir" -s -j2 check || { show_logs "$dir"; return 1; }
+}
+
+rc=0
+run "make check" "$src/build" || rc=1
+run "make check under ASan+UBSan" "$src/build-asan" --enable-sanitizers || rc=1
+echo "=== make distcheck ==="
+make -C "$src/build" -s -j2 distcheck >"$src/build/distcheck.log" 2>&1 ||
+	{ tail -n 60 "$src/build/distcheck.log"; rc=1; }
+# One closing line over every test run above (automake .trs results).
+count() { cat "$src"/build/tests/*/*.trs "$src"/build/tests/*.trs \
+	"$src"/build-asan/tests/*/*.trs "$src"/build-asan/tests/*.trs 2>/dev/null |
+	grep -c "^:test-result: $1" ; }
+pass=$(( $(count PASS) + $(count XFAIL) )) fail=$(( $(count FAIL) + $(count ERROR) + $(count XPASS) ))
+skip=$(count SKIP)
+[ $rc = 0 ] || [ "$fail" -gt 0 ] || fail=1
+echo "check: $pass passed, $fail failed, $skip skipped"
+exit $rc
