@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "gen.h"
+#include "gen-dyn.h"
 
 struct record {
 	char provider[256];
@@ -177,12 +178,33 @@ static void test_provider_cpp(void **state)
 	check("TestProviderCpp (header as C++)", "TestProviderCpp", 1, 143);
 }
 
+static void test_provider_dyn(void **state)
+{
+	(void)state;
+	check("TestProviderDyn (dynamic API)", "TestProviderDyn", 1, 114);
+}
+
+static void test_total(void **state)
+{
+	size_t n_e, n_a, total = 0;
+
+	(void)state;
+	total += compare("Long_Provider_Name_", 0, &n_e, &n_a);
+	total += compare("TestProviderC", 1, &n_e, &n_a);
+	total += compare("TestProviderDyn", 1, &n_e, &n_a);
+	printf("conformance: %zu of 231 records (long name, TestProviderC, TestProviderDyn) byte-identical\n",
+	       total);
+	assert_int_equal(total, 231);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_name),
 		cmocka_unit_test(test_provider_c),
 		cmocka_unit_test(test_provider_cpp),
+		cmocka_unit_test(test_provider_dyn),
+		cmocka_unit_test(test_total),
 	};
 	const char *shared = getenv("EH_SHARED_DIR");
 	char path[4096];
@@ -212,6 +234,7 @@ int main(void)
 	setenv("EH_INTERCEPTOR_FILE", actual_path, 1);
 	gen_c();
 	gen_cpp();
+	gen_dyn();
 	err = read_file(actual_path, &actual);
 	if (!err)
 		err = split(&actual);
