@@ -801,7 +801,7 @@ template <class T> struct value_data<T *, 0> {
 				EH__FOREACH(EH__M_IOV, (A, NONE, _, _),        \
 					    __VA_ARGS__)                       \
 			};                                                     \
-			eh__rc = eh_tracepoint_write(                          \
+			eh__rc = eh__tracepoint_write(                         \
 				&eh__tp, &eh__hdr, (aid), (rid), eh__iov,      \
 				sizeof(eh__iov) / sizeof(eh__iov[0]));         \
 		}                                                              \

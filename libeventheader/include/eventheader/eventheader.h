@@ -235,8 +235,10 @@ enum {
 /* Size of a registration command: name, space, EH_COMMAND_TYPES, NUL. */
 #define EH_COMMAND_MAX (EH_NAME_MAX + (int)sizeof(EH_COMMAND_TYPES))
 
-/* Longest "_L<level>K<keyword>G" suffix a provider name may get. */
-#define EH_NAME_SUFFIX_MAX ((int)sizeof("_LffKffffffffffffffffG") - 1)
+/* Longest "_L<level>K<keyword>" a provider name may get (before options). */
+#define EH_NAME_ATTRIBUTES_MAX ((int)sizeof("_LffKffffffffffffffff") - 1)
+/* The same with the "G" of a group. */
+#define EH_NAME_SUFFIX_MAX (EH_NAME_ATTRIBUTES_MAX + 1)
 
 /**
  * eh_format_tracepoint_name() - write "<provider>_L<level>K<keyword><options>"
@@ -281,6 +283,20 @@ static inline int eh_provider_name_valid(const char *name)
 			return 0;
 	return (size_t)((const char *)p - name) <
 	       (size_t)(EH_NAME_MAX - EH_NAME_SUFFIX_MAX);
+}
+
+/**
+ * eh_tracepoint_name_fits() - will every tracepoint name of a provider fit?
+ * @name: provider name
+ * @options: its options ("" or "G<group>"), or NULL
+ *
+ * Return: 1 if "<name>_L<level>K<keyword><options>" is shorter than
+ * EH_NAME_MAX for every level and keyword, else 0.
+ */
+static inline int eh_tracepoint_name_fits(const char *name, const char *options)
+{
+	return strlen(name) + EH_NAME_ATTRIBUTES_MAX +
+		       (options ? strlen(options) : 0) < (size_t)EH_NAME_MAX;
 }
 
 /**

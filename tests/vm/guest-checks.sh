@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# guest-checks.sh BINDIR - runs inside the test VM (see user-events.sh):
+# the vm-* programs of BINDIR, one after the other, in one boot. Exit
+# status 0 only if every program passed.
+set -u
+
+bindir=${1:?usage: guest-checks.sh BINDIR}
+passed=0
+failed=0
+
+check() {
+	local name=$1 t0 rc
+	shift
+	echo "=== $name"
+	t0=${EPOCHREALTIME/./}
+	"$@"
+	rc=$?
+	echo "=== $name: exit $rc, $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+	if [ $rc = 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+echo "guest: Linux $(uname -r), $(nproc) CPUs"
+cd /tmp || exit 1
+capture=/tmp/vm-roundtrip.dat
+rm -f "$capture"
+check vm-intercept env EH_INTERCEPTOR_FILE=$capture "$bindir/vm-intercept"
+check vm-roundtrip "$bindir/vm-roundtrip" "$capture"
+check vm-noaccess "$bindir/vm-noaccess"
+check vm-concurrency "$bindir/vm-concurrency" 2000
+check vm-sizes "$bindir/vm-sizes"
+echo "vm: $passed passed, $failed failed"
+[ $failed = 0 ]

@@ -1,0 +1,36 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+#
+# lib.sh - sourced by the VM test wrappers (tests/vm/*.sh in TESTS).
+#
+# Sets vm_srcdir (tests/vm of the source tree) and vm_bindir (tests/vm of
+# the build tree) from EH_SRCDIR/EH_BUILDDIR, which make check exports, and
+# provides:
+#
+#	vm_require             exit 77 (SKIP) with one line saying why when no
+#	                       VM can run here: no test kernel or no QEMU. With
+#	                       CI=true that is a failure (exit 1) instead: CI
+#	                       must run these tests.
+#	vm_run [OPTIONS] -- COMMAND...
+#	                       run-in-vm.sh with the build tree visible
+#	                       (read-only) in the guest.
+
+vm_srcdir=${EH_SRCDIR:+$EH_SRCDIR/tests/vm}
+vm_srcdir=${vm_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+vm_bindir=${EH_BUILDDIR:-$PWD}/tests/vm
+
+vm_require() {
+	local why
+
+	why=$(/bin/bash "$vm_srcdir/run-in-vm.sh" --check 2>&1) && return 0
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: the VM tests must run in CI, but: $why"
+		exit 1
+	fi
+	echo "SKIP: $why"
+	exit 77
+}
+
+vm_run() {
+	/bin/bash "$vm_srcdir/run-in-vm.sh" -r "$vm_bindir" "$@"
+}

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# user-events.sh - the producer on a real user_events kernel
+#
+# Boots the test kernel once (tests/vm/run-in-vm.sh, EH_TEST_KERNEL) and
+# runs guest-checks.sh there, which runs the vm-* check programs built by
+# make check: byte-exact round trip through ftrace and perf against the
+# interceptor, enable bits, unregistration, no access, concurrency, and
+# event size limits. Skips (77) without a kernel or QEMU, except in CI.
+set -u -o pipefail
+
+# shellcheck source=tests/vm/lib.sh
+. "${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+vm_require
+
+for prog in vm-intercept vm-roundtrip vm-noaccess vm-concurrency vm-sizes; do
+	if [ ! -x "$vm_bindir/$prog" ]; then
+		echo "ERROR: $vm_bindir/$prog is missing (make check builds it)"
+		exit 99
+	fi
+done
+
+started=$SECONDS
+vm_run -t 300 -- /bin/bash "$vm_srcdir/guest-checks.sh" "$vm_bindir"
+rc=$?
+echo "user-events.sh: VM run took $((SECONDS - started)) s, exit status $rc"
+exit $rc
