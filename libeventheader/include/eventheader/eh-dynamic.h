@@ -220,9 +220,10 @@ static inline int eh_dyn_provider_open(struct eh_dyn_provider *p,
 	memset(p, 0, sizeof(*p));
 	if (!group)
 		group = "";
+	/* Like eh_tracepoint_name_fits(name, "G<group>"). */
 	if (!eh_provider_name_valid(name) || !eh_provider_group_valid(group) ||
-	    strlen(name) + strlen(group) >=
-		    (size_t)(EH_NAME_MAX - EH_NAME_SUFFIX_MAX)) {
+	    strlen(name) + (*group ? 1 + strlen(group) : 0) +
+			    EH_NAME_ATTRIBUTES_MAX >= (size_t)EH_NAME_MAX) {
 		p->err = EINVAL;
 		return p->err;
 	}

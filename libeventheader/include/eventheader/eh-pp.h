@@ -5,9 +5,9 @@
  * Nothing here uses the GNU ", ##__VA_ARGS__" rule, so the macros behave
  * the same in strict ISO modes (-std=c11, -std=c++11) as in GNU modes.
  *
- * EH__NARGS(...) counts 1..99 arguments; an empty argument counts as one.
- * EH__FOREACH(m, a1, a2, ...) expands to m(0, a1) m(1, a2) ... for 1..99
- * arguments. The numbered lines are mechanical: EH__FE<n> peels one
+ * EH__NARGS(...) counts 1..100 arguments; an empty argument counts as one.
+ * EH__FOREACH(m, a1, a2, ...) expands to m(0, a1) m(1, a2) ... for 1..100
+ * arguments (the write macros use one for themselves: 99 are the user's). The numbered lines are mechanical: EH__FE<n> peels one
  * argument and hands the rest to EH__FE<n-1>.
  */
 #ifndef EVENTHEADER_EH_PP_H
@@ -19,9 +19,8 @@
 #define EH__STR_(x) #x
 #define EH__HEAD(x, ...) x
 #define EH__TAIL(x, ...) __VA_ARGS__
-
-#define EH__NARGS(...) EH__NARGS_(__VA_ARGS__, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define EH__NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, a55, a56, a57, a58, a59, a60, a61, a62, a63, a64, a65, a66, a67, a68, a69, a70, a71, a72, a73, a74, a75, a76, a77, a78, a79, a80, a81, a82, a83, a84, a85, a86, a87, a88, a89, a90, a91, a92, a93, a94, a95, a96, a97, a98, a99, n, ...) n
+#define EH__NARGS(...) EH__NARGS_(__VA_ARGS__, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define EH__NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, a55, a56, a57, a58, a59, a60, a61, a62, a63, a64, a65, a66, a67, a68, a69, a70, a71, a72, a73, a74, a75, a76, a77, a78, a79, a80, a81, a82, a83, a84, a85, a86, a87, a88, a89, a90, a91, a92, a93, a94, a95, a96, a97, a98, a99, a100, n, ...) n
 
 #define EH__FOREACH(m, ...) EH__CAT(EH__FE, EH__NARGS(__VA_ARGS__))(m, 0, __VA_ARGS__)
 #define EH__FE1(m, i, a) m(i, a)
@@ -123,6 +122,7 @@
 #define EH__FE97(m, i, a, ...) m(i, a) EH__FE96(m, EH__INC(i), __VA_ARGS__)
 #define EH__FE98(m, i, a, ...) m(i, a) EH__FE97(m, EH__INC(i), __VA_ARGS__)
 #define EH__FE99(m, i, a, ...) m(i, a) EH__FE98(m, EH__INC(i), __VA_ARGS__)
+#define EH__FE100(m, i, a, ...) m(i, a) EH__FE99(m, EH__INC(i), __VA_ARGS__)
 
 #define EH__INC(i) EH__CAT(EH__INC_, i)
 #define EH__INC_0 1
@@ -225,5 +225,6 @@
 #define EH__INC_97 98
 #define EH__INC_98 99
 #define EH__INC_99 100
+#define EH__INC_100 101
 
 #endif /* EVENTHEADER_EH_PP_H */

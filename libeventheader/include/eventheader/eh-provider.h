@@ -519,7 +519,8 @@ template <class T> struct value_data<T *, 0> {
  *	EH_PACKED_FIELD("name", pointer, size, encoding, format [, tag])
  *		one field and its bytes
  *	EH_PACKED_META("name", encoding, format [, tag])
- *		a declaration only (format 0 = none)
+ *		a declaration only
+ * Both always write a format byte (EH_FMT_DEFAULT: the encoding's own).
  *	EH_PACKED_DATA(pointer, size)
  *		bytes only
  */
@@ -567,8 +568,17 @@ template <class T> struct value_data<T *, 0> {
 #define EH__N2_3(base, sfx, enc, fmt, chk, dk, ctype, name, p, n) (F, EH__CAT(base, sfx), name, enc, fmt, 0, n, chk, dk, ctype, p, n)
 #define EH__N2_4(base, sfx, enc, fmt, chk, dk, ctype, name, p, n, t) (F, EH__CAT(EFT, sfx), name, enc, fmt, t, n, chk, dk, ctype, p, n)
 
+#ifdef __cplusplus
 #define EH__CHECK_PROVIDER(sym)                                                \
-	(void)sizeof(&(sym) == (struct eh_provider *)0)
+	static_assert(std::is_same<std::decay<decltype(sym)>::type,            \
+				   struct eh_provider>::value,                 \
+		      "not a provider: define it with EH_DEFINE_PROVIDER")
+#else
+#define EH__CHECK_PROVIDER(sym)                                                \
+	EH__STATIC_ASSERT(__builtin_types_compatible_p(__typeof__(sym),        \
+						       struct eh_provider),    \
+			  "not a provider: define it with EH_DEFINE_PROVIDER")
+#endif
 #define EH__CHECK_CONST(e, msg) EH__STATIC_ASSERT(__builtin_constant_p(e), msg)
 
 /* This call site's tracepoint, listed in the provider's section. */

@@ -262,13 +262,27 @@ static inline int eh_format_tracepoint_name(char *buf, size_t size,
 }
 
 /**
+ * eh_tracepoint_name_fits() - will every tracepoint name of a provider fit?
+ * @name: provider name
+ * @options: its options ("" or "G<group>"), or NULL
+ *
+ * Return: 1 if "<name>_L<level>K<keyword><options>" is shorter than
+ * EH_NAME_MAX for every level and keyword, else 0.
+ */
+static inline int eh_tracepoint_name_fits(const char *name, const char *options)
+{
+	return strlen(name) + EH_NAME_ATTRIBUTES_MAX +
+		       (options ? strlen(options) : 0) < (size_t)EH_NAME_MAX;
+}
+
+/**
  * eh_provider_name_valid() - check a provider name
  * @name: the name
  *
- * A provider name is not empty and has no space, ':' or control character,
- * and with the longest level/keyword/group suffix stays under EH_NAME_MAX
- * (together with its group, see eh_provider_group_valid()).
- * [A-Za-z0-9_] is recommended.
+ * A provider name is not empty, has no space, ':' or control character,
+ * and leaves room for the longest "_L<level>K<keyword>" in a tracepoint
+ * name (so at most 234 characters; with options, see
+ * eh_tracepoint_name_fits()). [A-Za-z0-9_] is recommended.
  *
  * Return: 1 if valid, else 0.
  */
@@ -281,22 +295,7 @@ static inline int eh_provider_name_valid(const char *name)
 	for (; *p; p++)
 		if (*p <= ' ' || *p == ':' || *p == 0x7f)
 			return 0;
-	return (size_t)((const char *)p - name) <
-	       (size_t)(EH_NAME_MAX - EH_NAME_SUFFIX_MAX);
-}
-
-/**
- * eh_tracepoint_name_fits() - will every tracepoint name of a provider fit?
- * @name: provider name
- * @options: its options ("" or "G<group>"), or NULL
- *
- * Return: 1 if "<name>_L<level>K<keyword><options>" is shorter than
- * EH_NAME_MAX for every level and keyword, else 0.
- */
-static inline int eh_tracepoint_name_fits(const char *name, const char *options)
-{
-	return strlen(name) + EH_NAME_ATTRIBUTES_MAX +
-		       (options ? strlen(options) : 0) < (size_t)EH_NAME_MAX;
+	return eh_tracepoint_name_fits(name, NULL);
 }
 
 /**
