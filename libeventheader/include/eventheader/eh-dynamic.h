@@ -638,12 +638,6 @@ static inline void eh__dyn_put_count(struct eh_dyn_builder *b, uint16_t count)
 	eh__dyn_put_data(b, &count, 2);
 }
 
-/* A count as sent in the payload: at most 65535. */
-static inline uint16_t eh__dyn_count16(size_t count)
-{
-	return count > 65535 ? (uint16_t)65535 : (uint16_t)count;
-}
-
 /* The value encoding for @size bytes, or 0 if there is none. */
 static inline uint8_t eh__dyn_value_encoding(size_t size)
 {
@@ -782,7 +776,7 @@ static inline int eh_dyn_builder_add_values(struct eh_dyn_builder *b,
 					    uint16_t tag)
 {
 	uint8_t enc = eh__dyn_value_encoding(size);
-	uint16_t n16 = eh__dyn_count16(count);
+	uint16_t n16 = eh__count16(count);
 	size_t n;
 	int err;
 
@@ -807,7 +801,7 @@ static inline int eh__dyn_add_counted(struct eh_dyn_builder *b,
 				      const void *p, size_t count, size_t unit,
 				      uint8_t format, uint16_t tag)
 {
-	uint16_t n16 = eh__dyn_count16(count);
+	uint16_t n16 = eh__count16(count);
 	size_t n;
 	int err;
 
@@ -822,22 +816,6 @@ static inline int eh__dyn_add_counted(struct eh_dyn_builder *b,
 	eh__dyn_put_count(b, n16);
 	eh__dyn_put_data(b, p, (size_t)n16 * unit);
 	return 0;
-}
-
-/* Units of @unit bytes before the first all-zero unit. */
-static inline size_t eh__dyn_zlen(const void *s, size_t unit)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n, i;
-
-	if (unit == 1)
-		return strlen((const char *)s);
-	for (n = 0;; n++, p += unit) {
-		for (i = 0; i < unit && !p[i]; i++)
-			;
-		if (i == unit)
-			return n;
-	}
 }
 
 /* A NUL-terminated string of @unit-byte units; NULL is sent as "". */
@@ -855,7 +833,7 @@ static inline int eh__dyn_add_z(struct eh_dyn_builder *b, const char *name,
 		return eh__dyn_fail(b, EINVAL);
 	if (!s)
 		s = &empty;
-	size = (eh__dyn_zlen(s, unit) + 1) * unit;
+	size = (eh__zstr_units(s, unit) + 1) * unit;
 	err = eh__dyn_prepare(b, name, &n, format, tag, size);
 	if (err)
 		return err;

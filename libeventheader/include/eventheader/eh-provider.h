@@ -67,45 +67,6 @@ typedef uint_least32_t eh_char32_t;
 typedef const void *eh__cptr;
 
 #ifdef __cplusplus
-extern "C" {
-#endif
-
-/* Bytes of a NUL-terminated string of @unit-byte units, terminator
- * included. A NULL string is sent as an empty one. */
-static inline size_t eh__zstr_bytes(const void **p, size_t unit)
-{
-	static const uint32_t empty = 0;
-	const unsigned char *s = (const unsigned char *)*p;
-	size_t n = 0;
-
-	if (!s) {
-		*p = &empty;
-		return unit;
-	}
-	switch (unit) {
-	case 1:
-		return strlen((const char *)s) + 1;
-	case 2:
-		while (((const uint16_t *)s)[n])
-			n++;
-		break;
-	default:
-		while (((const uint32_t *)s)[n])
-			n++;
-		break;
-	}
-	return (n + 1) * unit;
-}
-
-/* Count of a counted string or variable array, clamped to 65535. */
-static inline uint16_t eh__count16(size_t n)
-{
-	return n > 65535 ? 65535 : (uint16_t)n;
-}
-
-#ifdef __cplusplus
-}
-
 #include <type_traits>
 
 /* C++: what EH_VALUE() / TraceLoggingValue() emit for each type. */

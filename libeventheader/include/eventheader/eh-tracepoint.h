@@ -128,6 +128,42 @@ static inline int eh_tracepoint_enabled(const struct eh_tracepoint *tp)
 	return __atomic_load_n(&tp->status, __ATOMIC_RELAXED) != 0;
 }
 
+/* Units of @unit bytes (1, 2 or 4) before the first zero unit; @s need
+ * not be aligned. */
+static inline size_t eh__zstr_units(const void *s, size_t unit)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n, i;
+
+	if (unit == 1)
+		return strlen((const char *)s);
+	for (n = 0;; n++, p += unit) {
+		for (i = 0; i < unit && !p[i]; i++)
+			;
+		if (i == unit)
+			return n;
+	}
+}
+
+/* Bytes of a NUL-terminated string, terminator included. A NULL string
+ * is sent as an empty one (*p then points at a zero unit). */
+static inline size_t eh__zstr_bytes(const void **p, size_t unit)
+{
+	static const uint32_t empty = 0;
+
+	if (!*p) {
+		*p = &empty;
+		return unit;
+	}
+	return (eh__zstr_units(*p, unit) + 1) * unit;
+}
+
+/* Count of a counted string or variable array as sent: at most 65535. */
+static inline uint16_t eh__count16(size_t n)
+{
+	return n > 65535 ? (uint16_t)65535 : (uint16_t)n;
+}
+
 /* Module-wide state, shared by every translation unit (weak, hidden). */
 struct eh__state {
 	pthread_mutex_t lock;
