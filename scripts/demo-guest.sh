@@ -19,10 +19,12 @@ echo "demo: hello (pid $pid) registered user_events:$tp:"
 sed 's/^/  /' "$t/events/user_events/$tp/format"
 echo 1 >"$t/events/user_events/$tp/enable"
 wait "$pid"
-echo 0 >"$t/events/user_events/$tp/enable" 2>/dev/null || true
-echo "demo: what the kernel recorded (tracefs shows the EventHeader fields;"
-echo "demo: the event name and payload follow them in each record):"
-grep "$tp" "$t/trace" | sed 's/^ */  /'
+# Read before disabling: once disabled, the kernel deletes the event (its
+# program has exited) and the records can no longer be shown by name.
+echo "demo: what the kernel recorded (tracefs shows the EventHeader header"
+echo "demo: fields; the event name and payload follow them in each record):"
+grep "$tp" "$t/trace" | sed 's/^ */  /' || true
 n=$(grep -c "$tp" "$t/trace" || true)
-echo "demo: $n events recorded"
+echo 0 >"$t/events/user_events/$tp/enable" 2>/dev/null || true
+echo "demo: $n events recorded (expected 4)"
 [ "$n" = 4 ]
