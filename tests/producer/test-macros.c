@@ -1242,6 +1242,61 @@ static void test_tlg_default_names(void **state)
 }
 
 /* Last: unregistering disables every write; registering again works. */
+/*
+ * Plain tracepoints: the record holds the field bytes as given, and an
+ * event with no data gets one 0 byte (as LinuxTracepoints does: empty
+ * user_events writes were not recorded correctly by some kernels; 6.12
+ * takes both, see tests/vm/vm-raw.c).
+ */
+static void read_raw_since_mark(unsigned char *buf, size_t cap, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	assert_int_equal(fseeko(f, mark_pos, SEEK_SET), 0);
+	*len = fread(buf, 1, cap, f);
+	fclose(f);
+}
+
+static void test_raw_tracepoints(void **state)
+{
+	static struct eh_tracepoint tp = EH_TRACEPOINT_INIT(0, 0);
+	static struct eh_tracepoint empty = EH_TRACEPOINT_INIT(0, 0);
+	static const unsigned char want_tp[] = "TestRaw\0\x2a\0\0\0\xef\xbe";
+	static const unsigned char want_empty[] = "TestRawEmpty\0\0";
+	unsigned char buf[64];
+	uint32_t count = 42;
+	uint16_t code = 0xbeef;
+	struct iovec iov[3];
+	size_t len;
+
+	(void)state;
+	assert_int_equal(eh_tracepoint_register_raw(&tp, "TestRaw u32 count; u16 code"), 0);
+	assert_int_equal(eh_tracepoint_register_raw(&empty, "TestRawEmpty"), 0);
+	assert_int_equal(eh_tracepoint_register_raw(&empty, "TestRawEmpty"), EBUSY);
+
+	mark();
+	iov[1].iov_base = &count;
+	iov[1].iov_len = sizeof(count);
+	iov[2].iov_base = &code;
+	iov[2].iov_len = sizeof(code);
+	assert_int_equal(eh_tracepoint_write_raw(&tp, iov, 3), 0);
+	read_raw_since_mark(buf, sizeof(buf), &len);
+	assert_int_equal(len, 4 + sizeof(want_tp) - 1);
+	assert_int_equal(buf[0], len);
+	assert_memory_equal(buf + 4, want_tp, sizeof(want_tp) - 1);
+
+	mark();
+	assert_int_equal(eh_tracepoint_write_raw(&empty, iov, 1), 0);
+	read_raw_since_mark(buf, sizeof(buf), &len);
+	assert_int_equal(len, 4 + sizeof(want_empty) - 1);
+	assert_memory_equal(buf + 4, want_empty, sizeof(want_empty) - 1);
+
+	eh_tracepoint_unregister_raw(&tp);
+	eh_tracepoint_unregister_raw(&empty);
+	assert_int_equal(eh_tracepoint_write_raw(&empty, iov, 1), EBADF);
+}
+
 static void test_unregister(void **state)
 {
 	(void)state;
@@ -1294,6 +1349,7 @@ int main(void)
 		cmocka_unit_test(test_native_fields_tlg),
 		cmocka_unit_test(test_guid_ip),
 		cmocka_unit_test(test_tlg_default_names),
+		cmocka_unit_test(test_raw_tracepoints),
 		cmocka_unit_test(test_unregister),
 	};
 	int fd, rc;

@@ -34,5 +34,6 @@ check vm-roundtrip "$bindir/vm-roundtrip" "$capture"
 check vm-noaccess "$bindir/vm-noaccess"
 check vm-concurrency "$bindir/vm-concurrency" 2000
 check vm-sizes "$bindir/vm-sizes"
+check vm-raw "$bindir/vm-raw"
 echo "vm: $passed passed, $failed failed"
 [ $failed = 0 ]

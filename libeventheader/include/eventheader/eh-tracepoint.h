@@ -674,8 +674,9 @@ static inline EH__COLD void eh_tracepoint_unregister_raw(struct eh_tracepoint *t
  *	field values in the order and layout of the definition
  * @n: number of entries, at least 1
  *
- * An event with no data at all gets one 0 byte: the kernel does not show
- * empty user_events records correctly.
+ * An event with no data at all gets one 0 byte, as LinuxTracepoints does:
+ * some kernels did not record empty user_events writes correctly (6.12
+ * records both).
  *
  * Return: 0, EBADF if disabled, or writev()'s errno.
  */
