@@ -12,8 +12,9 @@
 #	                       CI=true that is a failure (exit 1) instead: CI
 #	                       must run these tests.
 #	vm_run [OPTIONS] -- COMMAND...
-#	                       run-in-vm.sh with the build tree visible
-#	                       (read-only) in the guest.
+#	                       run-in-vm.sh with the source and build trees
+#	                       visible (read-only) in the guest, also when
+#	                       they are under /tmp, which the guest replaces.
 
 vm_srcdir=${EH_SRCDIR:+$EH_SRCDIR/tests/vm}
 vm_srcdir=${vm_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
@@ -32,5 +33,9 @@ vm_require() {
 }
 
 vm_run() {
-	/bin/bash "$vm_srcdir/run-in-vm.sh" -r "$vm_bindir" "$@"
+	local trees=(-r "$vm_bindir")
+
+	[ -n "${EH_SRCDIR:-}" ] && trees+=(-r "$EH_SRCDIR")
+	[ -n "${EH_BUILDDIR:-}" ] && trees+=(-r "$EH_BUILDDIR")
+	/bin/bash "$vm_srcdir/run-in-vm.sh" "${trees[@]}" "$@"
 }
