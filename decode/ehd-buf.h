@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehd-buf.h - growable byte buffer of libehdecode (private)
+ *
+ * Appending never fails visibly: on allocation failure the buffer keeps
+ * what it had, sets @err to -ENOMEM and ignores further appends, so a
+ * formatter can append freely and check once at the end.
+ */
+#ifndef EHD_BUF_H
+#define EHD_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct ehd_buf {
+	char *p;	/* NUL-terminated when len > 0 or after ehd__buf_cstr */
+	size_t len;
+	size_t cap;
+	int err;	/* 0 or -ENOMEM */
+};
+
+#define EHD_BUF_INIT { NULL, 0, 0, 0 }
+
+int ehd__buf_reserve(struct ehd_buf *b, size_t extra);
+void ehd__buf_put(struct ehd_buf *b, const void *p, size_t n);
+void ehd__buf_putc(struct ehd_buf *b, char c);
+void ehd__buf_puts(struct ehd_buf *b, const char *s);
+void ehd__buf_printf(struct ehd_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ehd__buf_vprintf(struct ehd_buf *b, const char *fmt, va_list ap);
+/* The contents as a C string ("" when empty). */
+const char *ehd__buf_cstr(struct ehd_buf *b);
+void ehd__buf_reset(struct ehd_buf *b);
+void ehd__buf_free(struct ehd_buf *b);
+
+#endif /* EHD_BUF_H */
