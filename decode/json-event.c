@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json-event.c - EventHeader events as JSON, rendered as the reference
+ * decoder does (see json-event.h for the shape, json-values.h for values)
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "json-event.h"
+#include "json-values.h"
+
+/* ---- values ---- */
+
+/* A @size-byte unsigned value; @swap: not in host byte order. */
+static uint64_t load(const uint8_t *p, unsigned int size, int swap)
+{
+	int big = !(EH_FLAG_DEFAULT & EH_FLAG_LITTLE_ENDIAN) ^ !!swap;
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[i] << (big ? 8 * (size - 1 - i) : 8 * i);
+	return v;
+}
+
+static int64_t sign_extend(uint64_t v, unsigned int size)
+{
+	unsigned int shift = 64 - 8 * size;
+
+	return (int64_t)(v << shift) >> shift;
+}
+
+/* Formats of fixed-size values: they make counted fields nullable. */
+static int fixed_format(uint8_t format)
+{
+	switch (format) {
+	case EH_FMT_UNSIGNED_INT:
+	case EH_FMT_SIGNED_INT:
+	case EH_FMT_HEX_INT:
+	case EH_FMT_ERRNO:
+	case EH_FMT_PID:
+	case EH_FMT_TIME:
+	case EH_FMT_BOOLEAN:
+	case EH_FMT_FLOAT:
+	case EH_FMT_UUID:
+	case EH_FMT_PORT:
+	case EH_FMT_IP_ADDRESS:
+	case EH_FMT_IP_ADDRESS_OBSOLETE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Can a value of @size bytes be shown in the fixed-size @format? */
+static int format_fits(uint8_t format, size_t size)
+{
+	switch (format) {
+	case EH_FMT_UNSIGNED_INT:
+	case EH_FMT_SIGNED_INT:
+	case EH_FMT_HEX_INT:
+		return size == 1 || size == 2 || size == 4 || size == 8;
+	case EH_FMT_ERRNO:
+	case EH_FMT_PID:
+		return size == 4;
+	case EH_FMT_TIME:
+	case EH_FMT_FLOAT:
+		return size == 4 || size == 8;
+	case EH_FMT_BOOLEAN:
+		return size == 1 || size == 2 || size == 4;
+	case EH_FMT_UUID:
+		return size == 16;
+	case EH_FMT_PORT:
+		return size == 2;
+	case EH_FMT_IP_ADDRESS:
+	case EH_FMT_IP_ADDRESS_OBSOLETE:
+		return size == 4 || size == 16;
+	default:
+		return 0;
+	}
+}
+
+/* Formats that show bytes as text. */
+static int text_format(uint8_t format)
+{
+	return format == EH_FMT_STRING8 || format == EH_FMT_STRING_UTF ||
+	       format == EH_FMT_STRING_UTF_BOM || format == EH_FMT_STRING_XML ||
+	       format == EH_FMT_STRING_JSON;
+}
+
+/* A fixed-size value of @size bytes (1, 2, 4, 8 or 16) in @format. */
+static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
+			 uint8_t format, int swap)
+{
+	uint64_t v = size <= 8 ? load(p, size, swap) : 0;
+
+	if (size == 16) {
+		if (format == EH_FMT_UUID)
+			ehd__json_uuid(b, p, EHD__JSON);
+		else if (format == EH_FMT_IP_ADDRESS ||
+			 format == EH_FMT_IP_ADDRESS_OBSOLETE)
+			ehd__json_ipv6(b, p, EHD__JSON);
+		else
+			ehd__json_hex_bytes(b, p, 16, EHD__JSON);
+		return;
+	}
+	switch (format) {
+	case EH_FMT_SIGNED_INT:
+		ehd__json_i64(b, sign_extend(v, size));
+		return;
+	case EH_FMT_HEX_INT:
+		ehd__json_hex(b, v, size, EHD__JSON);
+		return;
+	case EH_FMT_ERRNO:
+		if (size == 4) {
+			ehd__json_errno(b, (int32_t)v, EHD__JSON);
+			return;
+		}
+		break;
+	case EH_FMT_PID:
+		if (size == 4) {
+			ehd__json_i64(b, (int32_t)v);
+			return;
+		}
+		break;
+	case EH_FMT_TIME:
+		if (size == 4 || size == 8) {
+			ehd__json_time(b, sign_extend(v, size), EHD__JSON);
+			return;
+		}
+		break;
+	case EH_FMT_BOOLEAN:
+		if (size <= 4) {
+			ehd__json_bool(b, (int32_t)(uint32_t)v);
+			return;
+		}
+		break;
+	case EH_FMT_FLOAT:
+		if (size == 4) {
+			uint32_t bits = (uint32_t)v;
+			float f;
+
+			memcpy(&f, &bits, 4);
+			ehd__json_float(b, f, EHD__JSON);
+			return;
+		}
+		if (size == 8) {
+			double d;
+
+			memcpy(&d, &v, 8);
+			ehd__json_double(b, d, EHD__JSON);
+			return;
+		}
+		break;
+	case EH_FMT_HEX_BYTES:
+		ehd__json_hex_bytes(b, p, size, EHD__JSON);
+		return;
+	case EH_FMT_STRING8:
+		if (size == 1) {
+			ehd__json_char(b, (uint32_t)v, EHD__JSON);
+			return;
+		}
+		break;
+	case EH_FMT_STRING_UTF:
+		if (size == 2 || size == 4) {
+			ehd__json_char(b, (uint32_t)v, EHD__JSON);
+			return;
+		}
+		break;
+	case EH_FMT_PORT:
+		if (size == 2) {
+			ehd__json_port(b, p);
+			return;
+		}
+		break;
+	case EH_FMT_IP_ADDRESS:
+	case EH_FMT_IP_ADDRESS_OBSOLETE:
+		if (size == 4) {
+			ehd__json_ipv4(b, p, EHD__JSON);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	ehd__json_u64(b, v);
+}
+
+/* Text of @size bytes in @unit-byte units, in @format. */
+static void render_text(struct ehd_buf *b, const uint8_t *p, size_t size,
+			unsigned int unit, uint8_t format, int swap)
+{
+	switch (format) {
+	case EH_FMT_HEX_BYTES:
+		ehd__json_hex_bytes(b, p, size, EHD__JSON);
+		return;
+	case EH_FMT_STRING8:
+		if (unit == 1) {
+			ehd__json_latin1(b, p, size, EHD__JSON);
+			return;
+		}
+		break;
+	case EH_FMT_STRING_UTF_BOM:
+	case EH_FMT_STRING_XML:
+	case EH_FMT_STRING_JSON:
+		ehd__json_utf_bom(b, p, size, unit, swap, EHD__JSON);
+		return;
+	default:
+		break;
+	}
+	if (unit == 1)
+		ehd__json_utf8(b, p, size, EHD__JSON);
+	else if (unit == 2)
+		ehd__json_utf16(b, p, size, swap, EHD__JSON);
+	else
+		ehd__json_utf32(b, p, size, swap, EHD__JSON);
+}
+
+void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it)
+{
+	const uint8_t *p = it->value;
+	size_t n = it->value_size;
+
+	switch (it->encoding) {
+	case EH_ENC_VALUE8:
+	case EH_ENC_VALUE16:
+	case EH_ENC_VALUE32:
+	case EH_ENC_VALUE64:
+	case EH_ENC_VALUE128:
+		render_fixed(b, p, (unsigned int)n,
+			     it->format ? it->format :
+			     it->encoding == EH_ENC_VALUE128 ? EH_FMT_HEX_BYTES :
+			     EH_FMT_UNSIGNED_INT, it->swap);
+		return;
+	case EH_ENC_ZSTRING_CHAR8:
+		render_text(b, p, n, 1, it->format, it->swap);
+		return;
+	case EH_ENC_ZSTRING_CHAR16:
+	case EH_ENC_STRING_LENGTH16_CHAR16:
+		render_text(b, p, n, 2, it->format, it->swap);
+		return;
+	case EH_ENC_ZSTRING_CHAR32:
+	case EH_ENC_STRING_LENGTH16_CHAR32:
+		render_text(b, p, n, 4, it->format, it->swap);
+		return;
+	case EH_ENC_STRING_LENGTH16_CHAR8:
+	case EH_ENC_BINARY_LENGTH16_CHAR8:
+		/* Nullable: with a fixed-size format, length 0 is null and
+		 * a length that fits is that value; else the default. */
+		if (fixed_format(it->format)) {
+			if (!n) {
+				ehd__buf_puts(b, "null");
+				return;
+			}
+			if (format_fits(it->format, n)) {
+				render_fixed(b, p, (unsigned int)n, it->format,
+					     it->swap);
+				return;
+			}
+		}
+		if (it->encoding == EH_ENC_STRING_LENGTH16_CHAR8 ||
+		    text_format(it->format))
+			render_text(b, p, n, 1, it->format, it->swap);
+		else
+			ehd__json_hex_bytes(b, p, n, EHD__JSON);
+		return;
+	default:
+		ehd__json_hex_bytes(b, p, n, EHD__JSON);
+		return;
+	}
+}
+
+/* ---- structure ---- */
+
+struct writer {
+	struct ehd_buf *b;
+	unsigned int flags;
+	int depth;
+	unsigned char first[2 * EHD_STRUCT_DEPTH_MAX + 4];
+	unsigned char in_array[2 * EHD_STRUCT_DEPTH_MAX + 4];
+};
+
+static void sep(struct writer *w)
+{
+	int space = w->flags & EHD__JF_SPACE;
+
+	if (w->first[w->depth])
+		ehd__buf_puts(w->b, space ? " " : "");
+	else
+		ehd__buf_puts(w->b, space ? ", " : ",");
+	w->first[w->depth] = 0;
+}
+
+static void key(struct writer *w, const char *name, size_t len, uint16_t tag)
+{
+	ehd__buf_putc(w->b, '"');
+	ehd__json_escape(w->b, name, len);
+	if (tag && (w->flags & EHD__JF_FIELD_TAGS))
+		ehd__buf_printf(w->b, ";tag=0x%X", tag);
+	ehd__buf_puts(w->b, w->flags & EHD__JF_SPACE ? "\": " : "\":");
+}
+
+static void field_key(struct writer *w, const struct ehd_item *it)
+{
+	if (!w->in_array[w->depth])
+		key(w, it->name, strlen(it->name), it->tag);
+}
+
+static void w_open(struct writer *w, char c, int array)
+{
+	ehd__buf_putc(w->b, c);
+	w->depth++;
+	w->first[w->depth] = 1;
+	w->in_array[w->depth] = (unsigned char)array;
+}
+
+static void w_close(struct writer *w, char c)
+{
+	if (w->flags & EHD__JF_SPACE)
+		ehd__buf_putc(w->b, ' ');
+	ehd__buf_putc(w->b, c);
+	w->depth--;
+}
+
+static void put_hex_meta(struct writer *w, const char *name, uint64_t v)
+{
+	sep(w);
+	key(w, name, strlen(name), 0);
+	ehd__buf_printf(w->b, "\"0x%llX\"", (unsigned long long)v);
+}
+
+static void put_int_meta(struct writer *w, const char *name, long long v)
+{
+	sep(w);
+	key(w, name, strlen(name), 0);
+	ehd__buf_printf(w->b, "%lld", v);
+}
+
+static void put_meta(struct writer *w, const struct ehd_event_info *info,
+		     const struct ehd__json_context *ctx, unsigned int meta)
+{
+	const struct eh_header *h = &info->header;
+
+	sep(w);
+	key(w, "meta", 4, 0);
+	w_open(w, '{', 0);
+	if (ctx && ctx->has_time && (meta & EHD__META_TIME)) {
+		sep(w);
+		key(w, "time", 4, 0);
+		if (ctx->time_utc) {
+			ehd__buf_putc(w->b, '"');
+			ehd__json_time(w->b, (int64_t)(ctx->time / 1000000000), 0);
+			ehd__buf_printf(w->b, ".%09lluZ\"",
+					(unsigned long long)(ctx->time % 1000000000));
+		} else
+			ehd__buf_printf(w->b, "%llu.%09llu",
+					(unsigned long long)(ctx->time / 1000000000),
+					(unsigned long long)(ctx->time % 1000000000));
+	}
+	if (ctx && ctx->has_cpu && (meta & EHD__META_CPU))
+		put_int_meta(w, "cpu", ctx->cpu);
+	if (ctx && ctx->has_pid && (meta & EHD__META_PID))
+		put_int_meta(w, "pid", ctx->pid);
+	if (ctx && ctx->has_pid && (meta & EHD__META_TID))
+		put_int_meta(w, "tid", ctx->tid);
+	if (meta & EHD__META_PROVIDER) {
+		sep(w);
+		key(w, "provider", 8, 0);
+		ehd__json_string(w->b, info->tracepoint, info->provider_len);
+	}
+	if (meta & EHD__META_EVENT) {
+		sep(w);
+		key(w, "event", 5, 0);
+		ehd__json_string(w->b, info->name, strlen(info->name));
+	}
+	if (h->id && (meta & EHD__META_ID))
+		put_int_meta(w, "id", h->id);
+	if (h->version && (meta & EHD__META_VERSION))
+		put_int_meta(w, "version", h->version);
+	if (h->level && (meta & EHD__META_LEVEL))
+		put_int_meta(w, "level", h->level);
+	if (info->keyword && (meta & EHD__META_KEYWORD))
+		put_hex_meta(w, "keyword", info->keyword);
+	if (h->opcode && (meta & EHD__META_OPCODE))
+		put_int_meta(w, "opcode", h->opcode);
+	if (h->tag && (meta & EHD__META_TAG))
+		put_hex_meta(w, "tag", h->tag);
+	if (info->activity_id && (meta & EHD__META_ACTIVITY)) {
+		sep(w);
+		key(w, "activity", 8, 0);
+		ehd__json_uuid(w->b, info->activity_id, EHD__JSON);
+	}
+	if (info->related_id && (meta & EHD__META_RELATED_ACTIVITY)) {
+		sep(w);
+		key(w, "relatedActivity", 15, 0);
+		ehd__json_uuid(w->b, info->related_id, EHD__JSON);
+	}
+	if (info->options_len && (meta & EHD__META_OPTIONS)) {
+		sep(w);
+		key(w, "options", 7, 0);
+		ehd__json_string(w->b, info->tracepoint + info->options,
+				 info->options_len);
+	}
+	if (meta & EHD__META_FLAGS)
+		put_hex_meta(w, "flags", h->flags);
+	w_close(w, '}');
+}
+
+int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
+		    const struct ehd__json_context *ctx, unsigned int flags,
+		    unsigned int meta)
+{
+	const struct ehd_event_info *info = ehd_enum_event(en);
+	size_t start = b->len;
+	struct writer w;
+	int st;
+
+	if (!info)
+		return -EINVAL;
+	memset(&w, 0, sizeof(w));
+	w.b = b;
+	w.flags = flags;
+	if (flags & EHD__JF_SPACE)
+		ehd__buf_putc(b, ' ');
+	ehd__buf_putc(b, '{');
+	w.first[0] = 1;
+	if (meta & EHD__META_N) {
+		sep(&w);
+		key(&w, "n", 1, 0);
+		ehd__buf_putc(b, '"');
+		ehd__json_escape(b, info->tracepoint, info->provider_len);
+		ehd__buf_putc(b, ':');
+		ehd__json_escape(b, info->name, info->name_len);
+		ehd__buf_putc(b, '"');
+	}
+	while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
+		const struct ehd_item *it = ehd_enum_item(en);
+
+		switch (st) {
+		case EHD_STATE_VALUE:
+			sep(&w);
+			field_key(&w, it);
+			ehd__json_item_value(b, it);
+			break;
+		case EHD_STATE_ARRAY_BEGIN:
+			sep(&w);
+			field_key(&w, it);
+			w_open(&w, '[', 1);
+			break;
+		case EHD_STATE_STRUCT_BEGIN:
+			sep(&w);
+			field_key(&w, it);
+			w_open(&w, '{', 0);
+			break;
+		case EHD_STATE_ARRAY_END:
+			w_close(&w, ']');
+			break;
+		case EHD_STATE_STRUCT_END:
+			w_close(&w, '}');
+			break;
+		}
+	}
+	if (st < 0) {
+		b->len = start;
+		if (b->p)
+			b->p[start] = 0;
+		return st;
+	}
+	if (meta & ~(EHD__META_N | EHD__META_COMMON))
+		put_meta(&w, info, ctx, meta);
+	if (flags & EHD__JF_SPACE)
+		ehd__buf_putc(b, ' ');
+	ehd__buf_putc(b, '}');
+	return b->err;
+}
