@@ -1,7 +1,7 @@
 #!/bin/bash
 # check.sh - the whole test suite, as CI runs it: install what is missing,
-# then build and "make check" twice (plain, and with ASan+UBSan), then
-# "make distcheck". VM tests run when a test kernel is found (see README).
+# then build and "make check" twice (plain, and with ASan+UBSan), a short
+# libFuzzer run of each fuzz target, then "make distcheck". VM tests run when a test kernel is found (see README).
 # Prints the logs of failed tests; exits non-zero on any failure.
 set -uo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,6 +30,8 @@ run() {
 rc=0
 run "make check" "$src/build" || rc=1
 run "make check under ASan+UBSan" "$src/build-asan" --enable-sanitizers || rc=1
+echo "=== libFuzzer, 30 s per target ==="
+make -C "$src/build" -s fuzz FUZZ_SECONDS=30 || rc=1
 echo "=== make distcheck ==="
 make -C "$src/build" -s -j2 distcheck >"$src/build/distcheck.log" 2>&1 ||
 	{ tail -n 60 "$src/build/distcheck.log"; rc=1; }
