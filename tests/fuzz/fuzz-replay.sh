@@ -3,6 +3,9 @@
 # fuzz-replay.sh - make check: the fuzz targets on the corpus records, all
 # their prefixes and seeded mutations (see replay.c).
 set -u
-corpus=${EH_SHARED_DIR:-../shared}/conformance/eventheader/EventHeaderInterceptorLE64.dat
-[ -r "$corpus" ] || { echo "SKIP: $corpus not found"; exit 77; }
-exec "${EH_BUILDDIR:-.}/tests/fuzz/replay-enumerator" -m 10000 "$corpus"
+dir=${EH_SHARED_DIR:-../shared}/conformance/eventheader
+bin=${EH_BUILDDIR:-.}/tests/fuzz
+[ -r "$dir/EventHeaderInterceptorLE64.dat" ] || { echo "SKIP: $dir not found"; exit 77; }
+"$bin/replay-enumerator" -m 10000 "$dir/EventHeaderInterceptorLE64.dat" &&
+	"$bin/replay-perf" -w -s 97 -m 3000 "$dir/perf.data" &&
+	"$bin/replay-perf" -w -s 97 -m 3000 "$dir/pipe.data"

@@ -14,7 +14,9 @@ flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-DEHD_BUILDING_LIB -I"$src/libeventheader/include"
 	-I"$src/decode/include" -I"$src/decode")
 lib=("$src"/decode/buf.c "$src"/decode/error.c "$src"/decode/enumerator.c
-	"$src"/decode/json-values.c "$src"/decode/json-event.c)
+	"$src"/decode/json-values.c "$src"/decode/json-event.c
+	"$src"/decode/perf-file.c "$src"/decode/perf-tracing-data.c)
+libs=($(pkg-config --cflags --libs libtraceevent libzstd))
 
 # Seeds: the corpus records as "name\0event".
 seeds=$out/seeds-enumerator
@@ -33,12 +35,25 @@ while off + 4 <= len(d):
 PY
 fi
 
-"$cc" "${flags[@]}" "$src/tests/fuzz/fuzz-enumerator.c" "${lib[@]}" \
-	-o "$out/fuzz-enumerator"
-mkdir -p "$out/corpus-enumerator"
-"$out/fuzz-enumerator" -max_total_time="$secs" -print_final_stats=1 \
-	"$out/corpus-enumerator" "$seeds" 2>&1 | tee "$out/enumerator.log" |
-	grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' || true
-grep -q 'stat::number_of_executed_units' "$out/enumerator.log" ||
-	{ echo "libfuzzer: the run did not finish"; tail -n 30 "$out/enumerator.log"; exit 1; }
-echo "libfuzzer: fuzz-enumerator ran $secs s ($out)"
+run() {
+	local name=$1 seeds=$2
+
+	"$cc" "${flags[@]}" "$src/tests/fuzz/$name.c" "${lib[@]}" "${libs[@]}" \
+		-o "$out/$name"
+	mkdir -p "$out/corpus-$name"
+	"$out/$name" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=4096 \
+		"$out/corpus-$name" "$seeds" 2>&1 | tee "$out/$name.log" |
+		grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' || true
+	grep -q 'stat::number_of_executed_units' "$out/$name.log" ||
+		{ echo "libfuzzer: $name did not finish"; tail -n 30 "$out/$name.log"; exit 1; }
+	echo "libfuzzer: $name ran $secs s"
+}
+
+run fuzz-enumerator "$seeds"
+mkdir -p "$out/seeds-perf"
+dir=$(dirname "$corpus")
+for f in perf.data pipe.data; do
+	[ -r "$dir/$f" ] && cp "$dir/$f" "$out/seeds-perf/"
+done
+run fuzz-perf "$out/seeds-perf"
+echo "libfuzzer: outputs in $out"

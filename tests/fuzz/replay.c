@@ -3,11 +3,14 @@
  * replay.c - run a fuzz target without libFuzzer, for make check:
  *
  *	replay [-m MUTATIONS] FILE.dat
+ *	replay -w [-m MUTATIONS] [-s STEP] FILE
  *
  * Feeds the target every record of an interceptor file (as "name\0event"),
  * every prefix of each record, and MUTATIONS seeded single-byte mutations
- * of random records (default 10000). Built with --enable-sanitizers, any
- * memory error or undefined behaviour ends the run.
+ * of random records (default 10000). With -w the whole FILE is one input:
+ * its prefixes at every STEP bytes (default 97) and MUTATIONS mutations
+ * of it. Built with --enable-sanitizers, any memory error or undefined
+ * behaviour ends the run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +25,8 @@ struct input {
 
 int main(int argc, char **argv)
 {
-	unsigned long mutations = 10000, runs = 0, i;
+	unsigned long mutations = 10000, runs = 0, i, step = 97;
+	int whole = 0;
 	struct input *in = NULL;
 	size_t n_in = 0, off = 0, size;
 	unsigned char *buf, *tmp;
@@ -30,12 +34,22 @@ int main(int argc, char **argv)
 	FILE *f;
 	int arg = 1;
 
-	if (argc > 2 && strcmp(argv[1], "-m") == 0) {
-		mutations = strtoul(argv[2], NULL, 0);
-		arg = 3;
+	while (arg + 1 < argc && argv[arg][0] == '-') {
+		if (strcmp(argv[arg], "-w") == 0) {
+			whole = 1;
+			arg++;
+			continue;
+		}
+		if (strcmp(argv[arg], "-m") == 0)
+			mutations = strtoul(argv[arg + 1], NULL, 0);
+		else if (strcmp(argv[arg], "-s") == 0)
+			step = strtoul(argv[arg + 1], NULL, 0);
+		else
+			break;
+		arg += 2;
 	}
-	if (arg >= argc) {
-		fprintf(stderr, "usage: replay [-m N] FILE.dat\n");
+	if (arg >= argc || !step) {
+		fprintf(stderr, "usage: replay [-w] [-m N] [-s STEP] FILE\n");
 		return 2;
 	}
 	f = fopen(argv[arg], "rb");
@@ -46,6 +60,14 @@ int main(int argc, char **argv)
 	buf = malloc(1 << 20);
 	size = fread(buf, 1, 1 << 20, f);
 	fclose(f);
+	if (whole) {
+		in = malloc(sizeof(*in));
+		in[0].p = malloc(size);
+		memcpy(in[0].p, buf, size);
+		in[0].size = size;
+		n_in = 1;
+		off = size;
+	}
 	while (off + 4 <= size) {
 		size_t rlen = buf[off] | buf[off + 1] << 8 |
 			      buf[off + 2] << 16 | (size_t)buf[off + 3] << 24;
@@ -63,7 +85,8 @@ int main(int argc, char **argv)
 		size_t len;
 
 		/* Each prefix in its own allocation, so ASan sees overreads. */
-		for (len = 0; len <= in[i].size; len++) {
+		for (len = 0; len <= in[i].size;
+		     len += whole && len + step <= in[i].size ? step : 1) {
 			tmp = malloc(len ? len : 1);
 			memcpy(tmp, in[i].p, len);
 			LLVMFuzzerTestOneInput(tmp, len);
@@ -81,8 +104,8 @@ int main(int argc, char **argv)
 		free(tmp);
 		runs++;
 	}
-	printf("replay: %zu records, %lu inputs (every prefix, %lu mutations), no crash\n",
-	       n_in, runs, mutations);
+	printf("replay: %s: %zu input(s), %lu runs (prefixes every %lu bytes, %lu mutations), no crash\n",
+	       argv[arg], n_in, runs, whole ? step : 1, mutations);
 	for (i = 0; i < n_in; i++)
 		free(in[i].p);
 	free(in);
