@@ -6,8 +6,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "json-event.h"
 #include "json-values.h"
+#include "tracefs-json.h"
 
 /* ---- values ---- */
 
@@ -339,7 +342,7 @@ static void put_int_meta(struct writer *w, const char *name, long long v)
 static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		     const struct ehd__json_context *ctx, unsigned int meta)
 {
-	const struct eh_header *h = &info->header;
+	const struct eh_header *h = info ? &info->header : NULL;
 
 	sep(w);
 	key(w, "meta", 4, 0);
@@ -363,6 +366,10 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		put_int_meta(w, "pid", ctx->pid);
 	if (ctx && ctx->has_pid && (meta & EHD__META_TID))
 		put_int_meta(w, "tid", ctx->tid);
+	if (!info) {
+		w_close(w, '}');
+		return;
+	}
 	if (meta & EHD__META_PROVIDER) {
 		sep(w);
 		key(w, "provider", 8, 0);
@@ -468,6 +475,57 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 	}
 	if (meta & ~(EHD__META_N | EHD__META_COMMON))
 		put_meta(&w, info, ctx, meta);
+	if (flags & EHD__JF_SPACE)
+		ehd__buf_putc(b, ' ');
+	ehd__buf_putc(b, '}');
+	return b->err;
+}
+
+static void tracefs_fields(struct writer *w, struct tep_format_field *f,
+			   const uint8_t *raw, size_t size, int long_size,
+			   int big)
+{
+	for (; f; f = f->next) {
+		sep(w);
+		key(w, f->name, strlen(f->name), 0);
+		ehd__json_tracefs_field(w->b, f, raw, size, long_size, big);
+	}
+}
+
+int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
+			    struct tep_event *event, const void *raw,
+			    size_t size, const struct ehd__json_context *ctx,
+			    unsigned int flags, unsigned int meta,
+			    int long_size, int big)
+{
+	struct writer w;
+
+	memset(&w, 0, sizeof(w));
+	w.b = b;
+	w.flags = flags;
+	if (flags & EHD__JF_SPACE)
+		ehd__buf_putc(b, ' ');
+	ehd__buf_putc(b, '{');
+	w.first[0] = 1;
+	if (meta & EHD__META_N) {
+		sep(&w);
+		key(&w, "n", 1, 0);
+		ehd__json_string(b, name, strlen(name));
+	}
+	if (!event) {
+		sep(&w);
+		key(&w, "raw", 3, 0);
+		ehd__json_hex_bytes(b, raw, size, EHD__JSON);
+	} else {
+		if (meta & EHD__META_COMMON)
+			tracefs_fields(&w, event->format.common_fields, raw,
+				       size, long_size, big);
+		tracefs_fields(&w, event->format.fields, raw, size, long_size,
+			       big);
+	}
+	if (meta & (EHD__META_TIME | EHD__META_CPU | EHD__META_PID |
+		    EHD__META_TID))
+		put_meta(&w, NULL, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');
 	ehd__buf_putc(b, '}');

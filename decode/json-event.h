@@ -65,6 +65,19 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 		    const struct ehd__json_context *ctx, unsigned int flags,
 		    unsigned int meta);
 
+struct tep_event;
+
+/*
+ * Append a classic tracepoint record (@raw: common fields first) as a JSON
+ * object named @name ("system:event"), fields from @event's format (or
+ * the record as "raw" hex bytes when @event is NULL).
+ */
+int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
+			    struct tep_event *event, const void *raw,
+			    size_t size, const struct ehd__json_context *ctx,
+			    unsigned int flags, unsigned int meta,
+			    int long_size, int big);
+
 /* Append one value item as JSON (used for fields and array elements). */
 void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it);
 
