@@ -11,11 +11,10 @@ out=${FUZZ_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/eh-fuzz.XXXXXX")}
 cc=${FUZZ_CC:-clang}
 command -v "$cc" >/dev/null || { echo "libfuzzer: $cc not found"; exit 77; }
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-DEHD_BUILDING_LIB -I"$src/libeventheader/include"
+	-D_GNU_SOURCE -DEHD_BUILDING_LIB -I"$src/libeventheader/include"
 	-I"$src/decode/include" -I"$src/decode")
-lib=("$src"/decode/buf.c "$src"/decode/error.c "$src"/decode/enumerator.c
-	"$src"/decode/json-values.c "$src"/decode/json-event.c
-	"$src"/decode/perf-file.c "$src"/decode/perf-tracing-data.c)
+# The whole library, built into each target with the sanitizers.
+lib=("$src"/decode/*.c)
 libs=($(pkg-config --cflags --libs libtraceevent libzstd))
 
 # Seeds: the corpus records as "name\0event".
