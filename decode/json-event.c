@@ -8,6 +8,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "ehd-bytes.h"
 #include "json-event.h"
 #include "json-values.h"
 #include "tracefs-json.h"
@@ -17,13 +18,7 @@
 /* A @size-byte unsigned value; @swap: not in host byte order. */
 static uint64_t load(const uint8_t *p, unsigned int size, int swap)
 {
-	int big = !(EH_FLAG_DEFAULT & EH_FLAG_LITTLE_ENDIAN) ^ !!swap;
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		v |= (uint64_t)p[i] << (big ? 8 * (size - 1 - i) : 8 * i);
-	return v;
+	return ehd__load_uint(p, size, ehd__host_big() ^ !!swap);
 }
 
 static int64_t sign_extend(uint64_t v, unsigned int size)
@@ -33,51 +28,33 @@ static int64_t sign_extend(uint64_t v, unsigned int size)
 	return (int64_t)(v << shift) >> shift;
 }
 
-/* Formats of fixed-size values: they make counted fields nullable. */
-static int fixed_format(uint8_t format)
+/*
+ * The value sizes a fixed-size format can show, as a bit mask of sizes
+ * (bit n: n bytes); 0 for the other formats. These formats also make
+ * counted fields nullable.
+ */
+static uint32_t format_sizes(uint8_t format)
 {
 	switch (format) {
 	case EH_FMT_UNSIGNED_INT:
 	case EH_FMT_SIGNED_INT:
 	case EH_FMT_HEX_INT:
+		return 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8;
 	case EH_FMT_ERRNO:
 	case EH_FMT_PID:
-	case EH_FMT_TIME:
-	case EH_FMT_BOOLEAN:
-	case EH_FMT_FLOAT:
-	case EH_FMT_UUID:
-	case EH_FMT_PORT:
-	case EH_FMT_IP_ADDRESS:
-	case EH_FMT_IP_ADDRESS_OBSOLETE:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* Can a value of @size bytes be shown in the fixed-size @format? */
-static int format_fits(uint8_t format, size_t size)
-{
-	switch (format) {
-	case EH_FMT_UNSIGNED_INT:
-	case EH_FMT_SIGNED_INT:
-	case EH_FMT_HEX_INT:
-		return size == 1 || size == 2 || size == 4 || size == 8;
-	case EH_FMT_ERRNO:
-	case EH_FMT_PID:
-		return size == 4;
+		return 1u << 4;
 	case EH_FMT_TIME:
 	case EH_FMT_FLOAT:
-		return size == 4 || size == 8;
+		return 1u << 4 | 1u << 8;
 	case EH_FMT_BOOLEAN:
-		return size == 1 || size == 2 || size == 4;
+		return 1u << 1 | 1u << 2 | 1u << 4;
 	case EH_FMT_UUID:
-		return size == 16;
+		return 1u << 16;
 	case EH_FMT_PORT:
-		return size == 2;
+		return 1u << 2;
 	case EH_FMT_IP_ADDRESS:
 	case EH_FMT_IP_ADDRESS_OBSOLETE:
-		return size == 4 || size == 16;
+		return 1u << 4 | 1u << 16;
 	default:
 		return 0;
 	}
@@ -250,12 +227,12 @@ void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it)
 	case EH_ENC_BINARY_LENGTH16_CHAR8:
 		/* Nullable: with a fixed-size format, length 0 is null and
 		 * a length that fits is that value; else the default. */
-		if (fixed_format(it->format)) {
+		if (format_sizes(it->format)) {
 			if (!n) {
 				ehd__buf_puts(b, "null");
 				return;
 			}
-			if (format_fits(it->format, n)) {
+			if (n <= 16 && (format_sizes(it->format) >> n & 1)) {
 				render_fixed(b, p, (unsigned int)n, it->format,
 					     it->swap);
 				return;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "ehd-bytes.h"
 #include "json-values.h"
 
 /* ---- writing straight into the buffer ---------------------------------- */
@@ -154,13 +155,6 @@ static inline uint32_t get32(const unsigned char *p, bool swap)
 	return swap ? swap32(v) : v;
 }
 
-static inline bool host_is_le(void)
-{
-	const uint16_t one = 1;
-
-	return *(const unsigned char *)&one == 1;
-}
-
 /* ---- strings ---------------------------------------------------------- */
 
 /**
@@ -233,6 +227,12 @@ void ehd__json_char(struct ehd_buf *b, uint32_t cp, unsigned int flags)
 	wr_end(b, w);
 }
 
+/* The text encodings put_text() converts from. */
+enum text { TEXT_LATIN1, TEXT_UTF8, TEXT_UTF16, TEXT_UTF32 };
+
+static void put_text(struct ehd_buf *b, const unsigned char *s, size_t size,
+		     enum text t, bool swap, unsigned int flags);
+
 /**
  * ehd__json_latin1() - append Latin-1 text (format string8)
  * @b:     buffer
@@ -243,20 +243,7 @@ void ehd__json_char(struct ehd_buf *b, uint32_t cp, unsigned int flags)
 void ehd__json_latin1(struct ehd_buf *b, const void *p, size_t size,
 		      unsigned int flags)
 {
-	const unsigned char *s = p;
-	bool q = flags & EHD__JSON_QUOTE, esc = flags & EHD__JSON_ESCAPE;
-	char *w = wr_begin(b, room(size, 6, 2));
-	size_t i;
-
-	if (!w)
-		return;
-	if (q)
-		*w++ = '"';
-	for (i = 0; i < size; i++)
-		w = put_cp(w, s[i], esc);
-	if (q)
-		*w++ = '"';
-	wr_end(b, w);
+	put_text(b, p, size, TEXT_LATIN1, false, flags);
 }
 
 /*
@@ -333,17 +320,7 @@ static char *put_utf8(char *w, const unsigned char *s, size_t size, bool esc)
 void ehd__json_utf8(struct ehd_buf *b, const void *p, size_t size,
 		    unsigned int flags)
 {
-	bool q = flags & EHD__JSON_QUOTE;
-	char *w = wr_begin(b, room(size, 6, 2));
-
-	if (!w)
-		return;
-	if (q)
-		*w++ = '"';
-	w = put_utf8(w, p, size, flags & EHD__JSON_ESCAPE);
-	if (q)
-		*w++ = '"';
-	wr_end(b, w);
+	put_text(b, p, size, TEXT_UTF8, false, flags);
 }
 
 /* UTF-16 units, pairs joined, lone surrogates kept; no quotes. */
@@ -382,17 +359,7 @@ static char *put_utf16(char *w, const unsigned char *s, size_t units,
 void ehd__json_utf16(struct ehd_buf *b, const void *p, size_t size, bool swap,
 		     unsigned int flags)
 {
-	bool q = flags & EHD__JSON_QUOTE;
-	char *w = wr_begin(b, room(size / 2, 6, 2));
-
-	if (!w)
-		return;
-	if (q)
-		*w++ = '"';
-	w = put_utf16(w, p, size / 2, swap, flags & EHD__JSON_ESCAPE);
-	if (q)
-		*w++ = '"';
-	wr_end(b, w);
+	put_text(b, p, size, TEXT_UTF16, swap, flags);
 }
 
 static char *put_utf32(char *w, const unsigned char *s, size_t units,
@@ -403,6 +370,42 @@ static char *put_utf32(char *w, const unsigned char *s, size_t units,
 	for (i = 0; i < units; i++)
 		w = put_cp(w, get32(s + 4 * i, swap), esc);
 	return w;
+}
+
+/*
+ * Append @size bytes of text in encoding @t (whole units only), quoted
+ * and escaped as @flags say: the common part of the string converters.
+ */
+static void put_text(struct ehd_buf *b, const unsigned char *s, size_t size,
+		     enum text t, bool swap, unsigned int flags)
+{
+	bool esc = flags & EHD__JSON_ESCAPE, q = flags & EHD__JSON_QUOTE;
+	size_t units = t == TEXT_UTF16 ? size / 2 : t == TEXT_UTF32 ? size / 4 : size;
+	char *w = wr_begin(b, room(units, t == TEXT_UTF32 ? 7 : 6, 2));
+	size_t i;
+
+	if (!w)
+		return;
+	if (q)
+		*w++ = '"';
+	switch (t) {
+	case TEXT_LATIN1:
+		for (i = 0; i < size; i++)
+			w = put_cp(w, s[i], esc);
+		break;
+	case TEXT_UTF8:
+		w = put_utf8(w, s, size, esc);
+		break;
+	case TEXT_UTF16:
+		w = put_utf16(w, s, units, swap, esc);
+		break;
+	case TEXT_UTF32:
+		w = put_utf32(w, s, units, swap, esc);
+		break;
+	}
+	if (q)
+		*w++ = '"';
+	wr_end(b, w);
 }
 
 /**
@@ -419,17 +422,7 @@ static char *put_utf32(char *w, const unsigned char *s, size_t units,
 void ehd__json_utf32(struct ehd_buf *b, const void *p, size_t size, bool swap,
 		     unsigned int flags)
 {
-	bool q = flags & EHD__JSON_QUOTE;
-	char *w = wr_begin(b, room(size / 4, 7, 2));
-
-	if (!w)
-		return;
-	if (q)
-		*w++ = '"';
-	w = put_utf32(w, p, size / 4, swap, flags & EHD__JSON_ESCAPE);
-	if (q)
-		*w++ = '"';
-	wr_end(b, w);
+	put_text(b, p, size, TEXT_UTF32, swap, flags);
 }
 
 /**
@@ -452,7 +445,7 @@ void ehd__json_utf_bom(struct ehd_buf *b, const void *p, size_t size,
 		       unsigned int unit_size, bool swap, unsigned int flags)
 {
 	const unsigned char *s = p;
-	bool le = host_is_le();
+	bool le = !ehd__host_big();
 
 	if (size >= 4 && s[0] == 0xff && s[1] == 0xfe && !s[2] && !s[3])
 		ehd__json_utf32(b, s + 4, size - 4, !le, flags);

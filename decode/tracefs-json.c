@@ -23,6 +23,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include "ehd-bytes.h"
 #include "json-values.h"
 #include "tracefs-json.h"
 
@@ -144,16 +145,6 @@ static struct ftype deduce(const struct tep_format_field *f, int long_size)
 	return r;
 }
 
-static uint64_t load(const uint8_t *p, unsigned int size, int big)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		v |= (uint64_t)p[i] << (big ? 8 * (size - 1 - i) : 8 * i);
-	return v;
-}
-
 static void scalar(struct ehd_buf *b, enum kind kind, const uint8_t *p,
 		   unsigned int size, int big)
 {
@@ -164,7 +155,7 @@ static void scalar(struct ehd_buf *b, enum kind kind, const uint8_t *p,
 		ehd__json_hex_bytes(b, p, size, EHD__JSON);
 		return;
 	}
-	v = load(p, size, big);
+	v = ehd__load_uint(p, size, big);
 	switch (kind) {
 	case K_SIGNED:
 		ehd__json_i64(b, (int64_t)(v << (64 - 8 * size)) >> (64 - 8 * size));
@@ -189,7 +180,7 @@ static int locate(const struct tep_format_field *f, const uint8_t *raw,
 
 		if ((size_t)f->offset + 4 > size || f->size < 4)
 			return -EBADMSG;
-		loc = (uint32_t)load(raw + f->offset, 4, big);
+		loc = (uint32_t)ehd__load_uint(raw + f->offset, 4, big);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)

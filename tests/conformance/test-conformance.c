@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "gen.h"
+#include "test-files.h"
 #include "gen-dyn.h"
 
 struct record {
@@ -44,58 +45,36 @@ static char actual_path[] = "/tmp/eh-conformance-XXXXXX";
 
 static int read_file(const char *path, struct corpus *c)
 {
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	if (!f)
-		return -errno;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	c->buf = malloc(n ? (size_t)n : 1);
-	if (!c->buf || fread(c->buf, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	c->size = (size_t)n;
-	return 0;
+	c->buf = tf_slurp(path, &c->size);
+	return c->buf ? 0 : -EIO;
 }
 
-/* Split a file of {u32 LE size, name, bytes} records; -EBADMSG if bad. */
+/* Split a file of interceptor records; -EBADMSG if the framing is bad. */
 static int split(struct corpus *c)
 {
+	struct tf_record rec;
 	size_t off = 0;
+	int r;
 
-	while (off < c->size) {
-		struct record *r;
-		uint32_t size;
-		size_t len;
+	while ((r = tf_dat_next(c->buf, c->size, &off, &rec)) > 0) {
+		struct record *e;
 		char *us;
 
-		if (c->size - off < 4)
-			return -EBADMSG;
-		size = c->buf[off] | c->buf[off + 1] << 8 |
-		       c->buf[off + 2] << 16 | (uint32_t)c->buf[off + 3] << 24;
-		if (size < 5 || size > c->size - off)
-			return -EBADMSG;
-		len = strnlen((const char *)c->buf + off + 4, size - 4);
-		if (len == size - 4 || len >= sizeof(r->provider))
+		if (rec.name_len >= sizeof(e->provider))
 			return -EBADMSG;
 		c->recs = realloc(c->recs, (c->count + 1) * sizeof(*c->recs));
 		if (!c->recs)
 			return -ENOMEM;
-		r = &c->recs[c->count++];
-		r->name = (const char *)c->buf + off + 4;
-		r->data = c->buf + off + 4 + len + 1;
-		r->size = size - 4 - len - 1;
-		memcpy(r->provider, r->name, len + 1);
-		us = strrchr(r->provider, '_');
+		e = &c->recs[c->count++];
+		e->name = rec.name;
+		e->data = rec.event;
+		e->size = rec.event_size;
+		memcpy(e->provider, rec.name, rec.name_len + 1);
+		us = strrchr(e->provider, '_');
 		if (us)
 			*us = 0;
-		off += size;
 	}
-	return 0;
+	return r < 0 ? -EBADMSG : 0;
 }
 
 /*

@@ -16,6 +16,8 @@
 
 #include <ehdecode/enumerator.h>
 
+#include "test-files.h"
+
 /* ---- building events by hand ---- */
 
 struct ev {
@@ -534,41 +536,30 @@ static void test_corpus(void **state)
 {
 	const char *shared = getenv("EH_SHARED_DIR");
 	char path[4096];
+	struct tf_record rec;
 	unsigned char *buf;
 	size_t size, off = 0;
 	long items = 0;
 	int records = 0, st;
-	FILE *f;
 
 	(void)state;
 	snprintf(path, sizeof(path),
 		 "%s/conformance/eventheader/EventHeaderInterceptorLE64.dat",
 		 shared ? shared : "../shared");
-	f = fopen(path, "rb");
-	if (!f) {
+	buf = tf_slurp(path, &size);
+	if (!buf) {
 		print_message("corpus %s not found: not checked\n", path);
 		skip();
 	}
-	buf = malloc(1 << 20);
-	assert_non_null(buf);
-	size = fread(buf, 1, 1 << 20, f);
-	fclose(f);
-	while (off + 4 <= size) {
-		uint32_t rlen = buf[off] | buf[off + 1] << 8 |
-				buf[off + 2] << 16 | (uint32_t)buf[off + 3] << 24;
-		const char *name = (const char *)buf + off + 4;
-		size_t nlen = strlen(name);
-
-		assert_true(rlen > 4 + nlen + 1 && rlen <= size - off);
-		assert_int_equal(ehd_enum_start(en, name, nlen,
-						buf + off + 4 + nlen + 1,
-						rlen - 4 - nlen - 1, 0), 0);
+	while ((st = tf_dat_next(buf, size, &off, &rec)) > 0) {
+		assert_int_equal(ehd_enum_start(en, rec.name, rec.name_len,
+						rec.event, rec.event_size, 0), 0);
 		while ((st = ehd_enum_next(en)) > 0)
 			items++;
 		assert_int_equal(st, EHD_STATE_AFTER_LAST);
 		records++;
-		off += rlen;
 	}
+	assert_int_equal(st, 0);
 	free(buf);
 	print_message("corpus: %d records, %ld items, no error\n", records,
 		      items);

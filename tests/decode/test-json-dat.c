@@ -16,28 +16,8 @@
 #include <ehdecode/enumerator.h>
 
 #include "ehd-buf.h"
+#include "test-files.h"
 #include "json-event.h"
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	unsigned char *p;
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return p;
-}
 
 /* The line of @text that holds offset @at. */
 static void print_line(const char *label, const char *text, size_t len,
@@ -60,6 +40,7 @@ int main(void)
 	size_t dat_size, want_size, off = 0, i;
 	char path[4096];
 	struct ehd_enum *en = ehd_enum_new();
+	struct tf_record rec;
 	int records = 0, err;
 
 	if (!shared)
@@ -67,39 +48,33 @@ int main(void)
 	snprintf(path, sizeof(path),
 		 "%s/conformance/eventheader/EventHeaderInterceptorLE64.dat",
 		 shared);
-	dat = slurp(path, &dat_size);
+	dat = tf_slurp(path, &dat_size);
 	strcat(path, ".linux.json");
-	want = slurp(path, &want_size);
+	want = tf_slurp(path, &want_size);
 	if (!dat || !want) {
 		printf("SKIP: reference corpus not found under %s\n", shared);
 		return 77;
 	}
 
 	ehd__buf_puts(&out, "\xEF\xBB\xBF\n\"EventHeaderInterceptorLE64.dat\": [");
-	while (off + 4 <= dat_size) {
-		uint32_t rlen = dat[off] | dat[off + 1] << 8 |
-				dat[off + 2] << 16 | (uint32_t)dat[off + 3] << 24;
-		const char *name = (const char *)dat + off + 4;
-		size_t nlen = strnlen(name, rlen - 4);
-
-		if (rlen < 5 || rlen > dat_size - off || nlen == rlen - 4) {
-			printf("FAIL: bad record framing at offset %zu\n", off);
-			return 1;
-		}
+	while ((err = tf_dat_next(dat, dat_size, &off, &rec)) > 0) {
 		ehd__buf_puts(&out, records ? ",\n " : "\n ");
-		err = ehd_enum_start(en, name, nlen, dat + off + 4 + nlen + 1,
-				     rlen - 4 - nlen - 1, 0);
+		err = ehd_enum_start(en, rec.name, rec.name_len, rec.event,
+				     rec.event_size, 0);
 		if (!err)
 			err = ehd__json_event(&out, en, NULL,
 					      EHD__JF_SPACE | EHD__JF_FIELD_TAGS,
 					      EHD__META_DEFAULT);
 		if (err) {
-			printf("FAIL: record %d (%s): %s\n", records, name,
+			printf("FAIL: record %d (%s): %s\n", records, rec.name,
 			       ehd_strerror(err));
 			return 1;
 		}
 		records++;
-		off += rlen;
+	}
+	if (err < 0) {
+		printf("FAIL: bad record framing at offset %zu\n", off);
+		return 1;
 	}
 	ehd__buf_puts(&out, " ]\n");
 

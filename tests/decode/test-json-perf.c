@@ -16,27 +16,7 @@
 #include "ehd-buf.h"
 #include "json-event.h"
 #include "perf-file.h"
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	unsigned char *p;
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return p;
-}
+#include "test-files.h"
 
 static int sample_json(struct ehd_buf *b, struct ehd__perf_file *f,
 		       struct ehd_enum *en, const struct ehd__perf_sample *s)
@@ -86,7 +66,7 @@ static int check(const char *dir, const char *name)
 	int r, n = 0, bad = 0;
 
 	snprintf(path, sizeof(path), "%s/%s.linux.json", dir, name);
-	want = slurp(path, &want_size);
+	want = tf_slurp(path, &want_size);
 	if (!want) {
 		printf("FAIL: %s: cannot read\n", path);
 		return 1;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test-files.h"
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 struct input {
@@ -30,8 +32,8 @@ int main(int argc, char **argv)
 	struct input *in = NULL;
 	size_t n_in = 0, off = 0, size;
 	unsigned char *buf, *tmp;
+	struct tf_record rec;
 	unsigned int seed = 12345;
-	FILE *f;
 	int arg = 1;
 
 	while (arg + 1 < argc && argv[arg][0] == '-') {
@@ -52,34 +54,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: replay [-w] [-m N] [-s STEP] FILE\n");
 		return 2;
 	}
-	f = fopen(argv[arg], "rb");
-	if (!f) {
+	buf = tf_slurp(argv[arg], &size);
+	if (!buf) {
 		printf("SKIP: %s not found\n", argv[arg]);
 		return 77;
 	}
-	buf = malloc(1 << 20);
-	size = fread(buf, 1, 1 << 20, f);
-	fclose(f);
 	if (whole) {
 		in = malloc(sizeof(*in));
 		in[0].p = malloc(size);
 		memcpy(in[0].p, buf, size);
 		in[0].size = size;
 		n_in = 1;
-		off = size;
 	}
-	while (off + 4 <= size) {
-		size_t rlen = buf[off] | buf[off + 1] << 8 |
-			      buf[off + 2] << 16 | (size_t)buf[off + 3] << 24;
-
-		if (rlen < 5 || rlen > size - off)
-			break;
+	while (!whole && tf_dat_next(buf, size, &off, &rec) > 0) {
 		in = realloc(in, (n_in + 1) * sizeof(*in));
-		in[n_in].size = rlen - 4;
-		in[n_in].p = malloc(rlen - 4);
-		memcpy(in[n_in].p, buf + off + 4, rlen - 4);
+		in[n_in].size = rec.record_size;
+		in[n_in].p = malloc(rec.record_size);
+		memcpy(in[n_in].p, rec.record, rec.record_size);
 		n_in++;
-		off += rlen;
 	}
 	for (i = 0; i < n_in; i++) {
 		size_t len;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include <eventheader/TraceLoggingProvider.h>
 
@@ -1297,6 +1298,63 @@ static void test_raw_tracepoints(void **state)
 	assert_int_equal(eh_tracepoint_write_raw(&empty, iov, 1), EBADF);
 }
 
+/*
+ * Registration from many threads at once: every tracepoint gets its own
+ * write index (the interceptor's name table is shared state).
+ */
+#define REG_THREADS 8
+#define REG_EACH 256
+static struct eh_tracepoint reg_tps[REG_THREADS][REG_EACH];
+
+static void *register_many(void *arg)
+{
+	struct eh_tracepoint *tps = arg;
+	long failed = 0;
+	int i;
+
+	for (i = 0; i < REG_EACH; i++) {
+		struct eh_tracepoint tp = EH_TRACEPOINT_INIT(4, (uint64_t)i + 1);
+
+		tps[i] = tp;
+		failed += eh_tracepoint_register(&tps[i], &mprov) != 0;
+	}
+	return (void *)failed;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static void test_concurrent_registration(void **state)
+{
+	static int idx[REG_THREADS * REG_EACH];
+	pthread_t t[REG_THREADS];
+	void *failed;
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < REG_THREADS; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, register_many,
+						reg_tps[i]), 0);
+	for (i = 0; i < REG_THREADS; i++) {
+		assert_int_equal(pthread_join(t[i], &failed), 0);
+		assert_null(failed);
+	}
+	for (i = 0; i < REG_THREADS; i++)
+		for (j = 0; j < REG_EACH; j++) {
+			assert_true(eh_tracepoint_enabled(&reg_tps[i][j]));
+			idx[i * REG_EACH + j] = reg_tps[i][j].write_index;
+		}
+	qsort(idx, REG_THREADS * REG_EACH, sizeof(idx[0]), cmp_int);
+	assert_true(idx[0] >= 0);
+	for (i = 1; i < REG_THREADS * REG_EACH; i++)
+		assert_true(idx[i] > idx[i - 1]);
+	for (i = 0; i < REG_THREADS; i++)
+		for (j = 0; j < REG_EACH; j++)
+			eh_tracepoint_unregister(&reg_tps[i][j]);
+}
+
 static void test_unregister(void **state)
 {
 	(void)state;
@@ -1349,6 +1407,7 @@ int main(void)
 		cmocka_unit_test(test_native_fields_tlg),
 		cmocka_unit_test(test_guid_ip),
 		cmocka_unit_test(test_tlg_default_names),
+		cmocka_unit_test(test_concurrent_registration),
 		cmocka_unit_test(test_raw_tracepoints),
 		cmocka_unit_test(test_unregister),
 	};

@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <eventheader/TraceLoggingProvider.h>
 
@@ -281,6 +285,47 @@ static void test_tracepoint_api(void **state)
 			 EBADF);
 }
 
+/*
+ * A fork while another thread holds the registration lock: the fork
+ * handlers (set up by the first registration) make fork() wait for the
+ * lock, so the child can register. Without them the child would inherit
+ * a lock nobody will release; the alarm turns that hang into a failure.
+ */
+static void *hold_lock(void *arg)
+{
+	eh__lock();
+	__atomic_store_n((int *)arg, 1, __ATOMIC_RELEASE);
+	usleep(200 * 1000);
+	eh__unlock();
+	return NULL;
+}
+
+static void test_fork_while_registering(void **state)
+{
+	pthread_t t;
+	int held = 0, status = 0;
+	pid_t pid;
+
+	(void)state;
+	if (EH_REGISTER(rt_prov) == 0)
+		EH_UNREGISTER(rt_prov);
+	assert_int_equal(pthread_create(&t, NULL, hold_lock, &held), 0);
+	while (!__atomic_load_n(&held, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(5);
+		if (EH_REGISTER(rt_group) == 0)
+			EH_UNREGISTER(rt_group);
+		_exit(0);
+	}
+	pthread_join(t, NULL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_name_with_group_too_long),
 		cmocka_unit_test(test_tracepoint_api),
+		cmocka_unit_test(test_fork_while_registering),
 	};
 
 	if (user_events_usable()) {
