@@ -19,9 +19,19 @@
 
 #include <ehdecode/enumerator.h>
 
+#include "enumerator-int.h"
+
 struct ehd_enum_item {
 	struct ehd_item item;
 	uint8_t state;
+};
+
+/* ehd_enum.started */
+enum {
+	NOT_STARTED,
+	STARTED,	/* identified; the fields are walked on first use */
+	WALKED,		/* the item vector is complete */
+	LIST,		/* items given by ehd__enum_add(), no EventHeader */
 };
 
 struct ehd_enum {
@@ -603,13 +613,9 @@ EHD_API void ehd_enum_free(struct ehd_enum *en)
 	free(en);
 }
 
-EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
-			   size_t tracepoint_len, const void *data, size_t size,
-			   unsigned int step_limit)
+static void reset(struct ehd_enum *en, const void *data, size_t size,
+		  unsigned int step_limit)
 {
-	unsigned int i;
-	int err;
-
 	memset(&en->info, 0, sizeof(en->info));
 	en->data = data;
 	en->size = data ? size : 0;
@@ -619,22 +625,57 @@ EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
 	en->err = 0;
 	en->err_offset = 0;
 	en->reason[0] = 0;
-	en->started = 1;
+}
+
+EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
+			   size_t tracepoint_len, const void *data, size_t size,
+			   unsigned int step_limit)
+{
+	int err;
+
+	reset(en, data, size, step_limit);
 	err = start(en, tracepoint ? tracepoint : "", tracepoint ? tracepoint_len : 0);
-	if (err) {
-		en->started = 0;
-		return err;
-	}
+	en->started = err ? NOT_STARTED : STARTED;
+	return err;
+}
+
+/* The walk is done on first use, so identifying an event costs little. */
+static void ensure_walked(struct ehd_enum *en)
+{
+	unsigned int i;
+
+	if (en->started != STARTED)
+		return;
+	en->started = WALKED;
 	walk(en);
 	for (i = 0; i < en->count; i++)
 		en->items[i].item.swap = (uint8_t)en->swap;
-	return 0;
+}
+
+void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size)
+{
+	reset(en, data, size, UINT32_MAX);
+	en->started = LIST;
+}
+
+struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state)
+{
+	struct ehd_enum_item *it = push(en, (uint8_t)state);
+
+	return it ? &it->item : NULL;
+}
+
+int ehd__enum_fail(struct ehd_enum *en, int err, uint64_t offset,
+		   const char *reason)
+{
+	return fail(en, err, (size_t)offset, "%s", reason);
 }
 
 EHD_API int ehd_enum_next(struct ehd_enum *en)
 {
-	if (!en->started)
+	if (en->started == NOT_STARTED)
 		return -EINVAL;
+	ensure_walked(en);
 	if (en->next < en->count)
 		return en->items[en->next++].state;
 	en->next = en->count + 1;
@@ -643,7 +684,7 @@ EHD_API int ehd_enum_next(struct ehd_enum *en)
 
 EHD_API const struct ehd_event_info *ehd_enum_event(const struct ehd_enum *en)
 {
-	return en->started ? &en->info : NULL;
+	return en->started == STARTED || en->started == WALKED ? &en->info : NULL;
 }
 
 EHD_API const struct ehd_item *ehd_enum_item(const struct ehd_enum *en)
@@ -653,8 +694,9 @@ EHD_API const struct ehd_item *ehd_enum_item(const struct ehd_enum *en)
 	return &en->items[en->next - 1].item;
 }
 
-EHD_API const char *ehd_enum_error(const struct ehd_enum *en, uint64_t *offset)
+EHD_API const char *ehd_enum_error(struct ehd_enum *en, uint64_t *offset)
 {
+	ensure_walked(en);
 	if (!en->err)
 		return NULL;
 	if (offset)
@@ -662,7 +704,8 @@ EHD_API const char *ehd_enum_error(const struct ehd_enum *en, uint64_t *offset)
 	return en->reason;
 }
 
-EHD_API size_t ehd_enum_trailing(const struct ehd_enum *en)
+EHD_API size_t ehd_enum_trailing(struct ehd_enum *en)
 {
+	ensure_walked(en);
 	return en->err ? 0 : en->size - en->pos;
 }

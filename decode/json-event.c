@@ -6,12 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include <traceevent/event-parse.h>
-
 #include "ehd-bytes.h"
 #include "json-event.h"
 #include "json-values.h"
-#include "tracefs-json.h"
 
 /* ---- values ---- */
 
@@ -324,7 +321,7 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 	sep(w);
 	key(w, "meta", 4, 0);
 	w_open(w, '{', 0);
-	if (ctx && ctx->has_time && (meta & EHD__META_TIME)) {
+	if (ctx && ctx->has_time && (meta & EHD_META_TIME)) {
 		sep(w);
 		key(w, "time", 4, 0);
 		if (ctx->time_utc) {
@@ -337,57 +334,92 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 					(unsigned long long)(ctx->time / 1000000000),
 					(unsigned long long)(ctx->time % 1000000000));
 	}
-	if (ctx && ctx->has_cpu && (meta & EHD__META_CPU))
+	if (ctx && ctx->has_cpu && (meta & EHD_META_CPU))
 		put_int_meta(w, "cpu", ctx->cpu);
-	if (ctx && ctx->has_pid && (meta & EHD__META_PID))
+	if (ctx && ctx->has_pid && (meta & EHD_META_PID))
 		put_int_meta(w, "pid", ctx->pid);
-	if (ctx && ctx->has_pid && (meta & EHD__META_TID))
+	if (ctx && ctx->has_pid && (meta & EHD_META_TID))
 		put_int_meta(w, "tid", ctx->tid);
 	if (!info) {
 		w_close(w, '}');
 		return;
 	}
-	if (meta & EHD__META_PROVIDER) {
+	if (meta & EHD_META_PROVIDER) {
 		sep(w);
 		key(w, "provider", 8, 0);
 		ehd__json_string(w->b, info->tracepoint, info->provider_len);
 	}
-	if (meta & EHD__META_EVENT) {
+	if (meta & EHD_META_EVENT) {
 		sep(w);
 		key(w, "event", 5, 0);
 		ehd__json_string(w->b, info->name, strlen(info->name));
 	}
-	if (h->id && (meta & EHD__META_ID))
+	if (h->id && (meta & EHD_META_ID))
 		put_int_meta(w, "id", h->id);
-	if (h->version && (meta & EHD__META_VERSION))
+	if (h->version && (meta & EHD_META_VERSION))
 		put_int_meta(w, "version", h->version);
-	if (h->level && (meta & EHD__META_LEVEL))
+	if (h->level && (meta & EHD_META_LEVEL))
 		put_int_meta(w, "level", h->level);
-	if (info->keyword && (meta & EHD__META_KEYWORD))
+	if (info->keyword && (meta & EHD_META_KEYWORD))
 		put_hex_meta(w, "keyword", info->keyword);
-	if (h->opcode && (meta & EHD__META_OPCODE))
+	if (h->opcode && (meta & EHD_META_OPCODE))
 		put_int_meta(w, "opcode", h->opcode);
-	if (h->tag && (meta & EHD__META_TAG))
+	if (h->tag && (meta & EHD_META_TAG))
 		put_hex_meta(w, "tag", h->tag);
-	if (info->activity_id && (meta & EHD__META_ACTIVITY)) {
+	if (info->activity_id && (meta & EHD_META_ACTIVITY)) {
 		sep(w);
 		key(w, "activity", 8, 0);
 		ehd__json_uuid(w->b, info->activity_id, EHD__JSON);
 	}
-	if (info->related_id && (meta & EHD__META_RELATED_ACTIVITY)) {
+	if (info->related_id && (meta & EHD_META_RELATED_ACTIVITY)) {
 		sep(w);
 		key(w, "relatedActivity", 15, 0);
 		ehd__json_uuid(w->b, info->related_id, EHD__JSON);
 	}
-	if (info->options_len && (meta & EHD__META_OPTIONS)) {
+	if (info->options_len && (meta & EHD_META_OPTIONS)) {
 		sep(w);
 		key(w, "options", 7, 0);
 		ehd__json_string(w->b, info->tracepoint + info->options,
 				 info->options_len);
 	}
-	if (meta & EHD__META_FLAGS)
+	if (meta & EHD_META_FLAGS)
 		put_hex_meta(w, "flags", h->flags);
 	w_close(w, '}');
+}
+
+/* The items of @en as JSON members; returns the enumerator's last state. */
+static int render_items(struct writer *w, struct ehd_enum *en)
+{
+	int st;
+
+	while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
+		const struct ehd_item *it = ehd_enum_item(en);
+
+		switch (st) {
+		case EHD_STATE_VALUE:
+			sep(w);
+			field_key(w, it);
+			ehd__json_item_value(w->b, it);
+			break;
+		case EHD_STATE_ARRAY_BEGIN:
+			sep(w);
+			field_key(w, it);
+			w_open(w, '[', 1);
+			break;
+		case EHD_STATE_STRUCT_BEGIN:
+			sep(w);
+			field_key(w, it);
+			w_open(w, '{', 0);
+			break;
+		case EHD_STATE_ARRAY_END:
+			w_close(w, ']');
+			break;
+		case EHD_STATE_STRUCT_END:
+			w_close(w, '}');
+			break;
+		}
+	}
+	return st;
 }
 
 int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
@@ -408,7 +440,7 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 		ehd__buf_putc(b, ' ');
 	ehd__buf_putc(b, '{');
 	w.first[0] = 1;
-	if (meta & EHD__META_N) {
+	if (meta & EHD_META_N) {
 		sep(&w);
 		key(&w, "n", 1, 0);
 		ehd__buf_putc(b, '"');
@@ -417,40 +449,14 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 		ehd__json_escape(b, info->name, info->name_len);
 		ehd__buf_putc(b, '"');
 	}
-	while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
-		const struct ehd_item *it = ehd_enum_item(en);
-
-		switch (st) {
-		case EHD_STATE_VALUE:
-			sep(&w);
-			field_key(&w, it);
-			ehd__json_item_value(b, it);
-			break;
-		case EHD_STATE_ARRAY_BEGIN:
-			sep(&w);
-			field_key(&w, it);
-			w_open(&w, '[', 1);
-			break;
-		case EHD_STATE_STRUCT_BEGIN:
-			sep(&w);
-			field_key(&w, it);
-			w_open(&w, '{', 0);
-			break;
-		case EHD_STATE_ARRAY_END:
-			w_close(&w, ']');
-			break;
-		case EHD_STATE_STRUCT_END:
-			w_close(&w, '}');
-			break;
-		}
-	}
+	st = render_items(&w, en);
 	if (st < 0) {
 		b->len = start;
 		if (b->p)
 			b->p[start] = 0;
 		return st;
 	}
-	if (meta & ~(EHD__META_N | EHD__META_COMMON))
+	if (meta & ~(EHD_META_N | EHD_META_COMMON))
 		put_meta(&w, info, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');
@@ -458,24 +464,14 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 	return b->err;
 }
 
-static void tracefs_fields(struct writer *w, struct tep_format_field *f,
-			   const uint8_t *raw, size_t size, int long_size,
-			   int big)
-{
-	for (; f; f = f->next) {
-		sep(w);
-		key(w, f->name, strlen(f->name), 0);
-		ehd__json_tracefs_field(w->b, f, raw, size, long_size, big);
-	}
-}
-
 int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
-			    struct tep_event *event, const void *raw,
-			    size_t size, const struct ehd__json_context *ctx,
-			    unsigned int flags, unsigned int meta,
-			    int long_size, int big)
+			    size_t name_len, struct ehd_enum *en,
+			    const struct ehd__json_context *ctx,
+			    unsigned int flags, unsigned int meta)
 {
+	size_t start = b->len;
 	struct writer w;
+	int st;
 
 	memset(&w, 0, sizeof(w));
 	w.b = b;
@@ -484,24 +480,20 @@ int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
 		ehd__buf_putc(b, ' ');
 	ehd__buf_putc(b, '{');
 	w.first[0] = 1;
-	if (meta & EHD__META_N) {
+	if (meta & EHD_META_N) {
 		sep(&w);
 		key(&w, "n", 1, 0);
-		ehd__json_string(b, name, strlen(name));
+		ehd__json_string(b, name, name_len);
 	}
-	if (!event) {
-		sep(&w);
-		key(&w, "raw", 3, 0);
-		ehd__json_hex_bytes(b, raw, size, EHD__JSON);
-	} else {
-		if (meta & EHD__META_COMMON)
-			tracefs_fields(&w, event->format.common_fields, raw,
-				       size, long_size, big);
-		tracefs_fields(&w, event->format.fields, raw, size, long_size,
-			       big);
+	st = render_items(&w, en);
+	if (st < 0) {
+		b->len = start;
+		if (b->p)
+			b->p[start] = 0;
+		return st;
 	}
-	if (meta & (EHD__META_TIME | EHD__META_CPU | EHD__META_PID |
-		    EHD__META_TID))
+	if (meta & (EHD_META_TIME | EHD_META_CPU | EHD_META_PID |
+		    EHD_META_TID))
 		put_meta(&w, NULL, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');

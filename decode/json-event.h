@@ -16,33 +16,13 @@
 #include <stdint.h>
 
 #include <ehdecode/enumerator.h>
+#include <ehdecode/writer.h>
 
 #include "ehd-buf.h"
 
 /* Layout flags. */
 #define EHD__JF_SPACE		0x2u
 #define EHD__JF_FIELD_TAGS	0x4u
-
-/* Which meta to show (the reference's bit values). */
-#define EHD__META_N			0x1u
-#define EHD__META_TIME			0x2u
-#define EHD__META_CPU			0x4u
-#define EHD__META_PID			0x8u
-#define EHD__META_TID			0x10u
-#define EHD__META_ID			0x20u
-#define EHD__META_VERSION		0x40u
-#define EHD__META_LEVEL			0x80u
-#define EHD__META_KEYWORD		0x100u
-#define EHD__META_OPCODE		0x200u
-#define EHD__META_TAG			0x400u
-#define EHD__META_ACTIVITY		0x800u
-#define EHD__META_RELATED_ACTIVITY	0x1000u
-#define EHD__META_PROVIDER		0x10000u
-#define EHD__META_EVENT			0x20000u
-#define EHD__META_OPTIONS		0x40000u
-#define EHD__META_FLAGS			0x80000u
-#define EHD__META_COMMON		0x100000u
-#define EHD__META_DEFAULT		0xffffu
 
 /*
  * Where and when an event happened, when known (perf samples); NULL for
@@ -65,18 +45,14 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 		    const struct ehd__json_context *ctx, unsigned int flags,
 		    unsigned int meta);
 
-struct tep_event;
-
 /*
- * Append a classic tracepoint record (@raw: common fields first) as a JSON
- * object named @name ("system:event"), fields from @event's format (or
- * the record as "raw" hex bytes when @event is NULL).
+ * Append a classic tracepoint record as a JSON object named @name
+ * ("system:event"), its fields from @en (started by ehd__tracefs_fields()).
  */
 int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
-			    struct tep_event *event, const void *raw,
-			    size_t size, const struct ehd__json_context *ctx,
-			    unsigned int flags, unsigned int meta,
-			    int long_size, int big);
+			    size_t name_len, struct ehd_enum *en,
+			    const struct ehd__json_context *ctx,
+			    unsigned int flags, unsigned int meta);
 
 /* Append one value item as JSON (used for fields and array elements). */
 void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it);

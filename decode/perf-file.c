@@ -1605,6 +1605,17 @@ static int handle_record(struct ehd__perf_file *f, bool z, uint64_t off)
 	return r ? r : 1;
 }
 
+int ehd__perf_parse_sample(struct ehd__perf_file *f, const void *rec,
+			   uint64_t off, struct ehd__perf_sample *s)
+{
+	const uint8_t *p = rec;
+
+	memset(s, 0, sizeof(*s));
+	if (f->err)
+		return f->err;
+	return parse_sample(f, p + 8, g16(f, p + 6) - 8u, off, s);
+}
+
 int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **recp)
 {
 	uint64_t off;
@@ -1663,7 +1674,7 @@ int ehd__perf_set_options(struct ehd__perf_file *f, unsigned int options)
 }
 
 static int do_open(struct ehd__perf_file *f, int fd, const char *name,
-		   bool pipe_only)
+		   bool pipe_only, const void *pre, size_t npre)
 {
 	static const char magic[8] = "PERFILE2";
 	static const char magic_swapped[8] = "2ELIFREP";
@@ -1686,7 +1697,11 @@ static int do_open(struct ehd__perf_file *f, int fd, const char *name,
 		return fail_nomem(f, 0);
 	if (fstat(fd, &st))
 		return fail(f, -errno, 0, "fstat: %s", strerror(errno));
-	f->seekable = S_ISREG(st.st_mode);
+	f->seekable = S_ISREG(st.st_mode) && !npre;
+	if (npre > RBUF_SIZE)
+		return fail(f, -EINVAL, 0, "too many bytes read ahead");
+	memcpy(f->rbuf, pre, npre);
+	f->rlen = npre;
 	f->file_size = f->seekable ? (uint64_t)st.st_size : UINT64_MAX;
 	f->data_end = UINT64_MAX;
 
@@ -1729,7 +1744,17 @@ int ehd__perf_open_fd(struct ehd__perf_file *f, int fd, const char *name)
 		return -EBUSY;
 	if (fd < 0)
 		return fail(f, -EBADF, 0, "bad file descriptor");
-	return do_open(f, fd, name, false);
+	return do_open(f, fd, name, false, NULL, 0);
+}
+
+int ehd__perf_open_fd_after(struct ehd__perf_file *f, int fd, const char *name,
+			    const void *pre, size_t npre)
+{
+	if (f->fd >= 0 || f->opened)
+		return -EBUSY;
+	if (fd < 0)
+		return fail(f, -EBADF, 0, "bad file descriptor");
+	return do_open(f, fd, name, true, pre, npre);
 }
 
 int ehd__perf_open(struct ehd__perf_file *f, const char *path)
@@ -1739,12 +1764,12 @@ int ehd__perf_open(struct ehd__perf_file *f, const char *path)
 	if (f->fd >= 0 || f->opened)
 		return -EBUSY;
 	if (!strcmp(path, "-"))
-		return do_open(f, STDIN_FILENO, "stdin", true);
+		return do_open(f, STDIN_FILENO, "stdin", true, NULL, 0);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(f, -errno, 0, "open %s: %s", path, strerror(errno));
 	f->own_fd = true;
-	return do_open(f, fd, path, false);
+	return do_open(f, fd, path, false, NULL, 0);
 }
 
 void ehd__perf_free(struct ehd__perf_file *f)

@@ -326,6 +326,33 @@ int ehd__perf_open(struct ehd__perf_file *f, const char *path);
 int ehd__perf_open_fd(struct ehd__perf_file *f, int fd, const char *name);
 
 /**
+ * ehd__perf_open_fd_after() - like ehd__perf_open_fd() on a stream of
+ * which the first bytes have been read already
+ * @f: the reader
+ * @fd: the stream (pipe mode only); stays the caller's
+ * @name: for messages; may be NULL
+ * @pre: the bytes read from @fd already
+ * @npre: how many (at most 64 KiB)
+ *
+ * Return: as ehd__perf_open().
+ */
+int ehd__perf_open_fd_after(struct ehd__perf_file *f, int fd, const char *name,
+			    const void *pre, size_t npre);
+
+/**
+ * ehd__perf_parse_sample() - parse a copy of a PERF_RECORD_SAMPLE again
+ * @f: the reader it came from
+ * @rec: the record (header first, file byte order), 8-byte aligned
+ * @off: its file offset, for messages
+ * @s: gets the sample; its pointers point into @rec or into @f (valid
+ *	until the next call on @f)
+ *
+ * Return: 0 or a negative errno.
+ */
+int ehd__perf_parse_sample(struct ehd__perf_file *f, const void *rec,
+			   uint64_t off, struct ehd__perf_sample *s);
+
+/**
  * ehd__perf_next() - read the next record
  * @f: the reader
  * @rec: gets the record (valid until the next call), NULL when none

@@ -182,7 +182,7 @@ EHD_API const struct ehd_item *ehd_enum_item(const struct ehd_enum *en);
  *
  * Return: a reason (owned by @en), or NULL if there was no error.
  */
-EHD_API const char *ehd_enum_error(const struct ehd_enum *en, uint64_t *offset);
+EHD_API const char *ehd_enum_error(struct ehd_enum *en, uint64_t *offset);
 
 /**
  * ehd_enum_trailing() - bytes after the last field
@@ -192,7 +192,7 @@ EHD_API const char *ehd_enum_error(const struct ehd_enum *en, uint64_t *offset);
  *
  * Return: the number of bytes not read by any field.
  */
-EHD_API size_t ehd_enum_trailing(const struct ehd_enum *en);
+EHD_API size_t ehd_enum_trailing(struct ehd_enum *en);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * tracefs-json.c - fields of classic (non-EventHeader) tracepoints as JSON
+ * tracefs-fields.c - the fields of classic (non-EventHeader) tracepoints as
+ * enumerator items
  *
  * libtraceevent parses the tracefs "format" text; the kind of each field is
- * then deduced from its C type the way the reference decoder does, so the
- * output matches it:
+ * then deduced from its C type the way the reference decoder does, so that
+ * rendered values match it:
  *	pointers ('*')				hex, pointer-sized
  *	struct ...				bytes (hex)
  *	char					string (Latin-1, up to a NUL)
@@ -16,18 +17,21 @@
  *	any other type name (pid_t ...)		hex
  * A known signedness from the format's "signed:" wins for signed and
  * unsigned kinds; "[N]" is a fixed array, __data_loc / __rel_loc a
- * dynamic one. Arrays become JSON arrays, except arrays of chars
- * (strings) and of unknown bytes (one hex string).
+ * dynamic one. Arrays become arrays of items, except arrays of chars
+ * (one string) and of unknown bytes (one hex blob).
  */
 #include <errno.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
 #include "ehd-bytes.h"
-#include "json-values.h"
-#include "tracefs-json.h"
+#include "enumerator-int.h"
+#include "tracefs-fields.h"
 
 enum kind { K_BYTES, K_UNSIGNED, K_SIGNED, K_HEX, K_STRING };
+
+/* The one field of a record without a format. */
+static struct tep_format_field raw_field = { .name = (char *)"raw" };
 
 struct ftype {
 	enum kind kind;
@@ -145,27 +149,36 @@ static struct ftype deduce(const struct tep_format_field *f, int long_size)
 	return r;
 }
 
-static void scalar(struct ehd_buf *b, enum kind kind, const uint8_t *p,
-		   unsigned int size, int big)
+/* Encodings of 1, 2, 4 and 8-byte values. */
+static uint8_t value_encoding(unsigned int size)
 {
-	uint64_t v;
-
-	if (kind == K_BYTES || (size != 1 && size != 2 && size != 4 &&
-				size != 8)) {
-		ehd__json_hex_bytes(b, p, size, EHD__JSON);
-		return;
+	switch (size) {
+	case 1:
+		return EH_ENC_VALUE8;
+	case 2:
+		return EH_ENC_VALUE16;
+	case 4:
+		return EH_ENC_VALUE32;
+	case 8:
+		return EH_ENC_VALUE64;
+	default:
+		return 0;
 	}
-	v = ehd__load_uint(p, size, big);
+}
+
+static uint8_t kind_format(enum kind kind)
+{
 	switch (kind) {
 	case K_SIGNED:
-		ehd__json_i64(b, (int64_t)(v << (64 - 8 * size)) >> (64 - 8 * size));
-		break;
+		return EH_FMT_SIGNED_INT;
 	case K_UNSIGNED:
-		ehd__json_u64(b, v);
-		break;
+		return EH_FMT_UNSIGNED_INT;
+	case K_STRING:
+		return EH_FMT_STRING8;
+	case K_HEX:
+		return EH_FMT_HEX_INT;
 	default:
-		ehd__json_hex(b, v, size, EHD__JSON);
-		break;
+		return EH_FMT_HEX_BYTES;
 	}
 }
 
@@ -195,46 +208,142 @@ static int locate(const struct tep_format_field *f, const uint8_t *raw,
 	return 0;
 }
 
-void ehd__json_tracefs_field(struct ehd_buf *b, const struct tep_format_field *f,
-			     const uint8_t *raw, size_t size, int long_size,
-			     int big)
+static struct ehd_item *add(struct ehd_enum *en, int state,
+			    const struct tep_format_field *f, int swap)
 {
+	struct ehd_item *it = ehd__enum_add(en, state);
+
+	if (it) {
+		it->name = f->name;
+		it->swap = (uint8_t)swap;
+	}
+	return it;
+}
+
+/* A blob (string, bytes, or an empty HEX_INT that renders as null). */
+static int add_blob(struct ehd_enum *en, const struct tep_format_field *f,
+		    uint8_t encoding, uint8_t format, const uint8_t *p,
+		    size_t len, int swap)
+{
+	struct ehd_item *it = add(en, EHD_STATE_VALUE, f, swap);
+
+	if (!it)
+		return -ENOMEM;
+	it->encoding = encoding;
+	it->format = format;
+	it->value = p;
+	it->value_size = (uint32_t)len;
+	return 0;
+}
+
+static int add_field(struct ehd_enum *en, const struct tep_format_field *f,
+		     const uint8_t *raw, size_t size, int long_size, int big)
+{
+	int swap = big != ehd__host_big();
 	struct ftype t = deduce(f, long_size);
+	struct ehd_item *it;
 	const uint8_t *p;
 	size_t len, i, n;
 	unsigned int elem;
 	int array = (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) != 0;
 
-	if (locate(f, raw, size, big, &p, &len)) {
-		ehd__buf_puts(b, "null");
-		return;
-	}
+	if (locate(f, raw, size, big, &p, &len))
+		return add_blob(en, f, EH_ENC_BINARY_LENGTH16_CHAR8,
+				EH_FMT_HEX_INT, NULL, 0, swap);
 	if (t.kind == K_STRING) {
 		const uint8_t *nul = memchr(p, 0, len);
 
-		ehd__json_latin1(b, p, nul ? (size_t)(nul - p) : len, EHD__JSON);
-		return;
+		return add_blob(en, f, EH_ENC_STRING_LENGTH16_CHAR8,
+				EH_FMT_STRING8, p,
+				nul ? (size_t)(nul - p) : len, swap);
 	}
 	if (!array) {
-		scalar(b, t.kind, p, (unsigned int)len, big);
-		return;
+		if (t.kind == K_BYTES || !value_encoding((unsigned int)len))
+			return add_blob(en, f, EH_ENC_BINARY_LENGTH16_CHAR8,
+					EH_FMT_HEX_BYTES, p, len, swap);
+		it = add(en, EHD_STATE_VALUE, f, swap);
+		if (!it)
+			return -ENOMEM;
+		it->encoding = value_encoding((unsigned int)len);
+		it->format = kind_format(t.kind);
+		it->element_size = (uint8_t)len;
+		it->value = p;
+		it->value_size = (uint32_t)len;
+		return 0;
 	}
 	elem = t.elem;
 	if (!elem && f->arraylen)
 		elem = (unsigned int)(f->size / f->arraylen);
 	if (!elem)
 		elem = 1;
-	/* Arrays of bytes of unknown meaning: one hex string. */
-	if (elem == 1 && (t.kind == K_BYTES || (t.kind == K_HEX && !t.elem))) {
-		ehd__json_hex_bytes(b, p, len, EHD__JSON);
-		return;
-	}
 	n = len / elem;
-	ehd__buf_putc(b, '[');
+	/* Arrays of bytes of unknown meaning, or of odd elements: a blob. */
+	if ((elem == 1 && (t.kind == K_BYTES || (t.kind == K_HEX && !t.elem))) ||
+	    t.kind == K_BYTES || !value_encoding(elem) || n > UINT16_MAX)
+		return add_blob(en, f, EH_ENC_BINARY_LENGTH16_CHAR8,
+				EH_FMT_HEX_BYTES, p, len, swap);
+	it = add(en, EHD_STATE_ARRAY_BEGIN, f, swap);
+	if (!it)
+		return -ENOMEM;
+	it->encoding = value_encoding(elem);
+	it->format = kind_format(t.kind);
+	it->array_flags = (f->flags & TEP_FIELD_IS_DYNAMIC) ?
+			  EH_ENC_VARRAY_FLAG : EH_ENC_CARRAY_FLAG;
+	it->array_count = (uint16_t)n;
+	it->element_size = (uint8_t)elem;
+	it->value = p;
+	it->value_size = (uint32_t)(n * elem);
 	for (i = 0; i < n; i++) {
-		if (i)
-			ehd__buf_putc(b, ',');
-		scalar(b, t.kind, p + i * elem, elem, big);
+		it = add(en, EHD_STATE_VALUE, f, swap);
+		if (!it)
+			return -ENOMEM;
+		it->encoding = value_encoding(elem);
+		it->format = kind_format(t.kind);
+		it->array_flags = (f->flags & TEP_FIELD_IS_DYNAMIC) ?
+				  EH_ENC_VARRAY_FLAG : EH_ENC_CARRAY_FLAG;
+		it->array_index = (uint16_t)i;
+		it->array_count = (uint16_t)n;
+		it->element_size = (uint8_t)elem;
+		it->value = p + i * elem;
+		it->value_size = elem;
 	}
-	ehd__buf_putc(b, ']');
+	it = add(en, EHD_STATE_ARRAY_END, f, swap);
+	if (!it)
+		return -ENOMEM;
+	it->encoding = value_encoding(elem);
+	it->format = kind_format(t.kind);
+	it->array_count = (uint16_t)n;
+	return 0;
+}
+
+static int add_fields(struct ehd_enum *en, struct tep_format_field *f,
+		      const uint8_t *raw, size_t size, int long_size, int big)
+{
+	int err = 0;
+
+	for (; f && !err; f = f->next)
+		err = add_field(en, f, raw, size, long_size, big);
+	return err;
+}
+
+int ehd__tracefs_fields(struct ehd_enum *en, struct tep_event *event,
+			const void *raw, size_t size, int long_size, int big,
+			int common)
+{
+	int err = 0;
+
+	ehd__enum_begin_list(en, raw, size);
+	if (!event)
+		return add_blob(en, &raw_field, EH_ENC_BINARY_LENGTH16_CHAR8,
+				EH_FMT_HEX_BYTES, raw, size,
+				big != ehd__host_big());
+	if (common)
+		err = add_fields(en, event->format.common_fields, raw, size,
+				 long_size, big);
+	if (!err)
+		err = add_fields(en, event->format.fields, raw, size,
+				 long_size, big);
+	if (err)
+		ehd__enum_fail(en, err, 0, "out of memory");
+	return err;
 }

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * enumerator-int.h - filling an enumerator with items made elsewhere
+ * (libehdecode, private)
+ *
+ * The fields of a classic tracepoint are walked with the same enumerator
+ * as EventHeader fields: ehd__enum_begin_list() starts an enumerator with
+ * no EventHeader identity (ehd_enum_event() gives NULL), and the items are
+ * then appended in order with ehd__enum_add(); ehd_enum_next() replays
+ * them.
+ */
+#ifndef EHD_ENUMERATOR_INT_H
+#define EHD_ENUMERATOR_INT_H
+
+#include <ehdecode/enumerator.h>
+
+void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size);
+
+/* A zeroed item for @state (enum ehd_state), or NULL (out of memory). */
+struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state);
+
+/* Make ehd_enum_next() end with @err after the items added so far. */
+int ehd__enum_fail(struct ehd_enum *en, int err, uint64_t offset,
+		   const char *reason);
+
+#endif /* EHD_ENUMERATOR_INT_H */

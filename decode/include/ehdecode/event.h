@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehdecode/event.h - a decoded event: the one model every reader of
+ * libehdecode produces and every writer consumes
+ *
+ *	const struct ehd_event *ev;
+ *
+ *	while (ehd_reader_next(r, &ev) > 0) {
+ *		printf("%.*s:%.*s\n", (int)ev->provider_len, ev->provider,
+ *		       (int)ev->name_len, ev->name);
+ *		if (ehd_event_fields(ev, en) == 0)
+ *			while (ehd_enum_next(en) > EHD_STATE_BEFORE_FIRST)
+ *				... ehd_enum_item(en) ...
+ *	}
+ *
+ * An event has three parts:
+ *  - identity: provider, event name, tracepoint name and, for EventHeader
+ *    events, level, keyword, id, version, opcode, tag and activity ids;
+ *  - context: time, cpu, pid, tid and the callchain, each when the source
+ *    recorded it (see @context);
+ *  - fields, walked as a tree with an enumerator (ehd_event_fields()).
+ *    EventHeader fields come as they were written; the fields of a classic
+ *    tracepoint come from its tracefs format, typed as libehdecode renders
+ *    them (see ehd_event_fields()).
+ *
+ * Strings are not NUL-terminated unless said; everything an event points
+ * to belongs to the reader and stays valid until its next call.
+ */
+#ifndef EHDECODE_EVENT_H
+#define EHDECODE_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ehdecode/common.h>
+#include <ehdecode/enumerator.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What kind of data an event carries. */
+enum ehd_event_kind {
+	EHD_EVENT_EVENTHEADER = 1,	/* an EventHeader event */
+	EHD_EVENT_TRACEFS = 2,		/* a classic tracepoint with a format */
+	EHD_EVENT_RAW = 3,		/* bytes of unknown layout */
+};
+
+/* ehd_event.context: which context members are valid. */
+#define EHD_CTX_TIME		0x1u	/* @time */
+#define EHD_CTX_TIME_UTC	0x2u	/* @time is ns since 1970 UTC */
+#define EHD_CTX_CPU		0x4u	/* @cpu */
+#define EHD_CTX_PID		0x8u	/* @pid and @tid */
+#define EHD_CTX_CALLCHAIN	0x10u	/* @callchain (may be empty) */
+
+struct tep_event;
+
+/**
+ * struct ehd_event - one decoded event
+ * @kind: enum ehd_event_kind
+ * @provider: EventHeader: the provider (the tracepoint name before its
+ *	last '_'); classic tracepoint: its system ("sched"); may be empty
+ * @provider_len: its length
+ * @name: EventHeader: the event name up to its first ';'; classic: the
+ *	tracepoint's name ("sched_switch")
+ * @name_len: its length
+ * @tracepoint: the tracepoint without its system ("MyProv_L4K1",
+ *	"sched_switch"); empty when unknown
+ * @tracepoint_len: its length
+ * @eh: EventHeader identity (header, keyword, options, activity ids, the
+ *	full name with attributes); NULL for other kinds
+ * @level, @keyword, @id, @version, @opcode, @tag: copies of the
+ *	EventHeader values (0 for other kinds)
+ * @activity_id: 16 bytes, or NULL
+ * @related_id: 16 bytes, or NULL
+ * @context: EHD_CTX_* bits saying which of the following are set
+ * @time: ns; since 1970 UTC with EHD_CTX_TIME_UTC, else the source's
+ *	clock (perf: the clock of the recording)
+ * @cpu, @pid, @tid: where it happened
+ * @callchain: instruction pointers, innermost first (perf's context
+ *	markers included, as recorded)
+ * @callchain_count: number of them
+ * @data: EventHeader: the event from its flags byte; other kinds: the
+ *	whole record (common fields first)
+ * @size: bytes at @data
+ * @record: the tracepoint record as recorded (common fields first), NULL
+ *	when the source has none (interceptor captures)
+ * @record_size: bytes at @record
+ * @tep_event: the tracefs format of a classic tracepoint (libtraceevent's
+ *	type), else NULL
+ * @long_size: size of a C long where the event was recorded (4 or 8)
+ * @big_endian: the record is big-endian
+ * @source_offset: where the event was found in its input (file offset
+ *	of its record; of a compressed record, that record's offset)
+ * @decode_error: 0, or for an event of an EventHeader tracepoint whose
+ *	data are not a valid EventHeader event, why (a negative errno); the
+ *	event is then given as kind EHD_EVENT_TRACEFS (or EHD_EVENT_RAW)
+ * @decode_reason: with @decode_error, the reason
+ * @decode_offset: with @decode_error, the offset in the EventHeader data
+ */
+struct ehd_event {
+	enum ehd_event_kind kind;
+	const char *provider;
+	size_t provider_len;
+	const char *name;
+	size_t name_len;
+	const char *tracepoint;
+	size_t tracepoint_len;
+	const struct ehd_event_info *eh;
+	uint8_t level;
+	uint8_t version;
+	uint8_t opcode;
+	uint16_t id;
+	uint16_t tag;
+	uint64_t keyword;
+	const uint8_t *activity_id;
+	const uint8_t *related_id;
+
+	unsigned int context;
+	uint64_t time;
+	uint32_t cpu;
+	uint32_t pid;
+	uint32_t tid;
+	const uint64_t *callchain;
+	size_t callchain_count;
+
+	const void *data;
+	size_t size;
+	const void *record;
+	size_t record_size;
+	struct tep_event *tep_event;
+	uint8_t long_size;
+	uint8_t big_endian;
+	uint64_t source_offset;
+	int decode_error;
+	const char *decode_reason;
+	uint64_t decode_offset;
+};
+
+/* ehd_event_fields() flags. */
+#define EHD_FIELDS_COMMON	0x1u	/* classic: include common_* fields */
+
+/**
+ * ehd_event_fields() - start an enumerator on the fields of an event
+ * @ev: the event
+ * @en: an enumerator (see ehdecode/enumerator.h)
+ * @flags: EHD_FIELDS_*
+ *
+ * EventHeader events are walked as written. A classic tracepoint's fields
+ * are typed from their C declaration: integers as VALUE8..64 with format
+ * UNSIGNED_INT or SIGNED_INT by the format's "signed:", pointers,
+ * "unsigned long" and typedefs of unknown width (pid_t ...) as HEX_INT,
+ * char arrays as STRING_LENGTH16_CHAR8/STRING8 (up to the first NUL),
+ * structs and odd-sized fields as BINARY/HEX_BYTES, "[N]" arrays as fixed
+ * arrays and __data_loc/__rel_loc ones as variable arrays. A field whose
+ * bytes lie outside the record comes as an empty BINARY with format
+ * HEX_INT, which renders as null. An event of kind EHD_EVENT_RAW has one
+ * field, "raw", its bytes.
+ *
+ * Return: 0, or a negative errno with details from ehd_enum_error().
+ */
+EHD_API int ehd_event_fields(const struct ehd_event *ev, struct ehd_enum *en,
+			     unsigned int flags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EHDECODE_EVENT_H */

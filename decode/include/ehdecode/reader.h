@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehdecode/reader.h - read events from trace files
+ *
+ *	struct ehd_reader *r = ehd_reader_new(EHD_READER_SORT_TIME);
+ *	const struct ehd_event *ev;
+ *	uint64_t offset;
+ *	int err;
+ *
+ *	err = ehd_reader_open(r, "perf.data");
+ *	while (!err && (err = ehd_reader_next(r, &ev)) > 0)
+ *		... use ev (see ehdecode/event.h) ...
+ *	if (err < 0)
+ *		fprintf(stderr, "offset %llu: %s\n", (unsigned long long)offset,
+ *			ehd_reader_error(r, &offset));
+ *	ehd_reader_free(r);
+ *
+ * The kind of input is found from its first bytes:
+ *  - perf.data as "perf record" writes it, normal or pipe mode, either
+ *    byte order, with zstd-compressed records (perf record -z);
+ *  - an interceptor capture (.dat): records of {u32 little-endian size
+ *    including itself, NUL-terminated tracepoint name, EventHeader event},
+ *    as the producer's EH_INTERCEPTOR backend writes them.
+ * "-" reads standard input, which may be a pipe.
+ *
+ * Memory does not grow with the input: events are streamed; with
+ * EHD_READER_SORT_TIME the events of one perf round (between two
+ * FINISHED_ROUND records) are held to be sorted, up to a bound after which
+ * the events held so far are given out sorted and counted in
+ * ehd_reader_stats().early_flushes.
+ *
+ * Errors are negative errnos: -EBADMSG damaged or truncated input,
+ * -ENOTSUP input of a kind or version not supported, -EFBIG sizes beyond
+ * the limits, -ENOMEM, -EINVAL wrong use, or the errno of a failed
+ * open() or read(). ehd_reader_error() gives the reason and the offset in
+ * the input; events before the damage have been given out.
+ */
+#ifndef EHDECODE_READER_H
+#define EHDECODE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ehdecode/common.h>
+#include <ehdecode/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ehd_reader_new() flags. */
+#define EHD_READER_SORT_TIME	0x1u	/* time order within perf rounds */
+
+/* What ehd_reader_kind() says. */
+enum ehd_input_kind {
+	EHD_INPUT_NONE = 0,		/* nothing open */
+	EHD_INPUT_PERF = 1,		/* perf.data, normal mode */
+	EHD_INPUT_PERF_PIPE = 2,	/* perf.data, pipe mode */
+	EHD_INPUT_DAT = 3,		/* interceptor capture */
+};
+
+/**
+ * struct ehd_trace_info - what the input says about the recording
+ * @hostname, @osrelease, @arch, @cpu_desc, @perf_version: from perf's
+ *	headers, NULL when absent
+ * @cmdline: the recording command line, NULL when absent
+ * @nr_cpus_online: 0 when unknown
+ * @nr_cpus_avail: 0 when unknown
+ * @clockid: clock of the event times, -1 when unknown
+ * @has_clock_offset: @clock_offset is known
+ * @clock_offset: time + @clock_offset = ns since 1970 UTC (modulo 2^64)
+ * @long_size: size of a C long where the trace was recorded, 0 unknown
+ * @page_size: page size there, 0 unknown
+ * @big_endian: the input is big-endian
+ */
+struct ehd_trace_info {
+	const char *hostname;
+	const char *osrelease;
+	const char *arch;
+	const char *cpu_desc;
+	const char *perf_version;
+	const char *cmdline;
+	uint32_t nr_cpus_online;
+	uint32_t nr_cpus_avail;
+	int32_t clockid;
+	int has_clock_offset;
+	uint64_t clock_offset;
+	uint32_t long_size;
+	uint32_t page_size;
+	int big_endian;
+};
+
+/**
+ * struct ehd_reader_stats - counts since the input was opened
+ * @events: events given out
+ * @records: records read (perf: all record types)
+ * @lost: events the kernel reported lost (PERF_RECORD_LOST and
+ *	PERF_RECORD_LOST_SAMPLES)
+ * @lost_records: LOST and LOST_SAMPLES records seen
+ * @not_eventheader: events of EventHeader tracepoints whose data are not
+ *	a valid EventHeader event (given out as classic events, with
+ *	ehd_event.decode_error set)
+ * @unknown_id: samples whose id matches no event of the file (given out
+ *	as raw events)
+ * @early_flushes: times a round was too large to be held for sorting
+ */
+struct ehd_reader_stats {
+	uint64_t events;
+	uint64_t records;
+	uint64_t lost;
+	uint64_t lost_records;
+	uint64_t not_eventheader;
+	uint64_t unknown_id;
+	uint64_t early_flushes;
+};
+
+struct ehd_reader;
+
+/**
+ * ehd_reader_new() - make a reader
+ * @flags: EHD_READER_* bits
+ *
+ * Return: the reader, or NULL with errno set (EINVAL, ENOMEM).
+ */
+EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags);
+
+/**
+ * ehd_reader_free() - close the input and free the reader
+ * @r: the reader, or NULL
+ */
+EHD_API void ehd_reader_free(struct ehd_reader *r);
+
+/**
+ * ehd_reader_open() - open an input
+ * @r: a reader with nothing open
+ * @path: the file, or "-" for standard input
+ *
+ * Return: 0, or a negative errno (details from ehd_reader_error()).
+ */
+EHD_API int ehd_reader_open(struct ehd_reader *r, const char *path);
+
+/**
+ * ehd_reader_open_fd() - open an input on a descriptor
+ * @r: a reader with nothing open
+ * @fd: the descriptor; stays the caller's. A regular file is read from
+ *	offset 0, anything else from where it is
+ * @name: for messages, may be NULL
+ *
+ * Return: as ehd_reader_open().
+ */
+EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name);
+
+/**
+ * ehd_reader_next() - the next event
+ * @r: a reader with an open input
+ * @ev: gets the event, valid until the next call on @r
+ *
+ * Only events are given out (perf samples of tracepoints and other
+ * events); perf's other records are applied or counted.
+ *
+ * Return: 1 with an event, 0 at the end, or a negative errno (returned
+ * again by later calls).
+ */
+EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev);
+
+/**
+ * ehd_reader_kind() - what kind of input is open
+ * @r: the reader
+ *
+ * Return: enum ehd_input_kind.
+ */
+EHD_API int ehd_reader_kind(const struct ehd_reader *r);
+
+/**
+ * ehd_reader_trace_info() - what the input says about the recording
+ * @r: the reader
+ *
+ * In pipe mode, it fills in as the headers come with the data.
+ *
+ * Return: the info, owned by @r.
+ */
+EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r);
+
+/**
+ * ehd_reader_stats() - counts so far
+ * @r: the reader
+ * @stats: gets them
+ */
+EHD_API void ehd_reader_stats(const struct ehd_reader *r,
+			      struct ehd_reader_stats *stats);
+
+/**
+ * ehd_reader_error() - why the last call failed
+ * @r: the reader
+ * @offset: gets the input offset where it was found (may be NULL)
+ *
+ * Return: the reason (owned by @r), or NULL if nothing failed.
+ */
+EHD_API const char *ehd_reader_error(const struct ehd_reader *r,
+				     uint64_t *offset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EHDECODE_READER_H */

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehdecode/writer.h - write events as JSON, JSON lines or text
+ *
+ *	struct ehd_writer *w = ehd_writer_new(EHD_OUT_JSONL, STDOUT_FILENO,
+ *					      0, EHD_META_DEFAULT);
+ *
+ *	ehd_writer_begin(w, "perf.data");
+ *	while (ehd_reader_next(r, &ev) > 0)
+ *		if (ehd_writer_event(w, ev) < 0)
+ *			warn(ehd_writer_error(w, &offset));
+ *	ehd_writer_end(w);
+ *	err = ehd_writer_close(w);
+ *	ehd_writer_free(w);
+ *
+ * The forms:
+ *  - EHD_OUT_JSON: one document, the shape of the reference's
+ *    perf-decode: {"<source>": [ <event>, ... ], ...}, events one per
+ *    line; with EHD_WRITER_SPACE the layout of its Space flag.
+ *  - EHD_OUT_JSONL: one event object per line, nothing else (for jq).
+ *  - EHD_OUT_TEXT: one line per event: time, [cpu], pid/tid,
+ *    provider:event, then name=value for each field (values as in JSON),
+ *    then the non-zero identity values after a '|'.
+ *
+ * An event object is {"n":"Provider:Event", <fields>, "meta":{...}} with
+ * values rendered by the reference decoder's rules; which "meta" members
+ * appear is chosen with EHD_META_* bits (the reference's values).
+ *
+ * Output is buffered and written to the descriptor in large writes; a
+ * failed write is kept and returned by ehd_writer_close().
+ */
+#ifndef EHDECODE_WRITER_H
+#define EHDECODE_WRITER_H
+
+#include <stdint.h>
+
+#include <ehdecode/common.h>
+#include <ehdecode/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ehd_output_format {
+	EHD_OUT_JSON = 1,
+	EHD_OUT_JSONL = 2,
+	EHD_OUT_TEXT = 3,
+};
+
+/* ehd_writer_new() flags. */
+#define EHD_WRITER_SPACE	0x1u	/* JSON: a space around tokens */
+#define EHD_WRITER_FIELD_TAGS	0x2u	/* name a tagged field "name;tag=0xN" */
+#define EHD_WRITER_BOM		0x4u	/* JSON: start with a UTF-8 BOM */
+
+/* Which meta to show. */
+#define EHD_META_N			0x1u	/* JSON "n" */
+#define EHD_META_TIME			0x2u
+#define EHD_META_CPU			0x4u
+#define EHD_META_PID			0x8u
+#define EHD_META_TID			0x10u
+#define EHD_META_ID			0x20u
+#define EHD_META_VERSION		0x40u
+#define EHD_META_LEVEL			0x80u
+#define EHD_META_KEYWORD		0x100u
+#define EHD_META_OPCODE			0x200u
+#define EHD_META_TAG			0x400u
+#define EHD_META_ACTIVITY		0x800u
+#define EHD_META_RELATED_ACTIVITY	0x1000u
+#define EHD_META_PROVIDER		0x10000u
+#define EHD_META_EVENT			0x20000u
+#define EHD_META_OPTIONS		0x40000u
+#define EHD_META_FLAGS			0x80000u
+#define EHD_META_COMMON			0x100000u	/* classic common_* */
+#define EHD_META_DEFAULT		0xffffu
+#define EHD_META_ALL			0x1fffffu
+
+/**
+ * ehd_meta_parse() - meta bits from a list of names
+ * @list: comma-separated names: n, time, cpu, pid, tid, id, version,
+ *	level, keyword, opcode, tag, activity, relatedActivity, provider,
+ *	event, options, flags, common; "default", "all" and "none" too
+ *	(case does not matter)
+ * @meta: gets the bits
+ *
+ * Return: 0, or -EINVAL with @meta unchanged (an unknown name).
+ */
+EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
+
+struct ehd_writer;
+
+/**
+ * ehd_writer_new() - make a writer
+ * @format: enum ehd_output_format
+ * @fd: where to write; stays the caller's
+ * @flags: EHD_WRITER_* bits
+ * @meta: EHD_META_* bits
+ *
+ * Return: the writer, or NULL with errno set (EINVAL, ENOMEM).
+ */
+EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
+					  unsigned int flags,
+					  unsigned int meta);
+
+/**
+ * ehd_writer_begin() - start the events of one source
+ * @w: the writer
+ * @name: the source's name (the JSON member name)
+ *
+ * Return: 0 or a negative errno.
+ */
+EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name);
+
+/**
+ * ehd_writer_event() - write one event
+ * @w: the writer, in a source
+ * @ev: the event
+ *
+ * An event of an EventHeader tracepoint whose data are damaged is still
+ * written, with the fields of its tracefs format (or its bytes); the
+ * damage is then returned.
+ *
+ * Return: 0; -EBADMSG, -ENOTSUP, -EOVERFLOW or -E2BIG for damaged
+ * EventHeader data (details from ehd_writer_error()); -ENOMEM, or the
+ * errno of a failed write.
+ */
+EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev);
+
+/**
+ * ehd_writer_end() - end the events of the current source
+ * @w: the writer
+ *
+ * Return: 0 or a negative errno.
+ */
+EHD_API int ehd_writer_end(struct ehd_writer *w);
+
+/**
+ * ehd_writer_close() - finish the output and write what is buffered
+ * @w: the writer (ends an open source)
+ *
+ * Return: 0, or the first write error (a negative errno).
+ */
+EHD_API int ehd_writer_close(struct ehd_writer *w);
+
+/**
+ * ehd_writer_error() - why the last ehd_writer_event() failed
+ * @w: the writer
+ * @offset: gets the input offset of the event (may be NULL)
+ *
+ * Return: the reason (owned by @w), or NULL.
+ */
+EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
+				     uint64_t *offset);
+
+/**
+ * ehd_writer_free() - free a writer (without finishing its output)
+ * @w: the writer, or NULL
+ */
+EHD_API void ehd_writer_free(struct ehd_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EHDECODE_WRITER_H */

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader.c - events from trace files: kind detection, perf samples and
+ * interceptor records turned into struct ehd_event, time order per round
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <traceevent/event-parse.h>
+
+#include <ehdecode/reader.h>
+
+#include "dat-file.h"
+#include "ehd-buf.h"
+#include "ehd-bytes.h"
+#include "perf-file.h"
+
+/* Most record bytes held for sorting one round. */
+#define SORT_BYTES_MAX (64u << 20)
+
+/* A sample record held for sorting. */
+struct held {
+	uint64_t time;
+	uint64_t seq;
+	uint64_t offset;
+	size_t at;		/* in the arena */
+};
+
+struct ehd_reader {
+	unsigned int flags;
+	int kind;
+	int fd;
+	bool own_fd;
+	char *name;
+
+	struct ehd__perf_file *perf;
+	struct ehd__dat_file dat;
+	struct ehd_enum *en;	/* identifies EventHeader events */
+
+	/* sorting */
+	struct ehd_buf arena;	/* copies of held records, 8-byte aligned */
+	struct held *held;
+	size_t nheld, held_cap, next_held;
+	uint64_t seq;
+	bool draining;		/* giving out the held records */
+	bool at_end;		/* the input has ended */
+
+	struct ehd_event ev;
+	struct ehd__perf_sample sample;
+	struct ehd_trace_info info;
+	struct ehd_reader_stats stats;
+
+	int err;
+	uint64_t err_off;
+	char err_msg[320];
+};
+
+static int fail(struct ehd_reader *r, int err, uint64_t off,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(struct ehd_reader *r, int err, uint64_t off,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	r->err = err;
+	r->err_off = off;
+	va_start(ap, fmt);
+	vsnprintf(r->err_msg, sizeof(r->err_msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* Take the perf reader's error as ours. */
+static int perf_fail(struct ehd_reader *r, int err)
+{
+	uint64_t off = 0;
+	const char *why = ehd__perf_error(r->perf, &off);
+
+	return fail(r, err, off, "%s", why ? why : ehd_strerror(err));
+}
+
+EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags)
+{
+	struct ehd_reader *r;
+
+	if (flags & ~EHD_READER_SORT_TIME) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->flags = flags;
+	r->fd = -1;
+	r->en = ehd_enum_new();
+	if (!r->en) {
+		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return r;
+}
+
+EHD_API void ehd_reader_free(struct ehd_reader *r)
+{
+	if (!r)
+		return;
+	ehd__perf_free(r->perf);
+	ehd__dat_fini(&r->dat);
+	if (r->own_fd)
+		close(r->fd);
+	ehd_enum_free(r->en);
+	ehd__buf_free(&r->arena);
+	free(r->held);
+	free(r->name);
+	free(r);
+}
+
+/* ---- opening ---- */
+
+static bool is_perf_magic(const uint8_t *h)
+{
+	return !memcmp(h, "PERFILE2", 8) || !memcmp(h, "2ELIFREP", 8) ||
+	       !memcmp(h, "PERFFILE", 8);
+}
+
+/* Read up to @n bytes from a stream; returns how many, or < 0. */
+static ssize_t read_some(int fd, uint8_t *dst, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t k = read(fd, dst + done, n - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (!k)
+			break;
+		done += (size_t)k;
+	}
+	return (ssize_t)done;
+}
+
+static int open_perf(struct ehd_reader *r, const uint8_t *pre, size_t npre,
+		     bool seekable)
+{
+	int err = ehd__perf_new(&r->perf);
+
+	if (err)
+		return fail(r, err, 0, "out of memory");
+	if (seekable)
+		err = ehd__perf_open_fd(r->perf, r->fd, r->name);
+	else
+		err = ehd__perf_open_fd_after(r->perf, r->fd, r->name, pre, npre);
+	if (err)
+		return perf_fail(r, err);
+	r->kind = ehd__perf_session(r->perf)->pipe_mode ? EHD_INPUT_PERF_PIPE :
+							   EHD_INPUT_PERF;
+	return 0;
+}
+
+static int open_input(struct ehd_reader *r)
+{
+	uint8_t h[8];
+	struct stat st;
+	ssize_t n;
+	bool seekable;
+
+	if (fstat(r->fd, &st))
+		return fail(r, -errno, 0, "fstat: %s", strerror(errno));
+	seekable = S_ISREG(st.st_mode);
+	if (seekable) {
+		do
+			n = pread(r->fd, h, sizeof(h), 0);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return fail(r, -errno, 0, "read: %s", strerror(errno));
+	} else {
+		n = read_some(r->fd, h, sizeof(h));
+		if (n < 0)
+			return fail(r, (int)n, 0, "read: %s", strerror((int)-n));
+	}
+	if (n == 0)
+		return fail(r, -EBADMSG, 0, "empty input");
+	if (n == 8 && is_perf_magic(h))
+		return open_perf(r, h, (size_t)n, seekable);
+	/* An interceptor capture starts with a plausible record size. */
+	if (n >= 4 && ehd__load_uint(h, 4, 0) >= 5 &&
+	    ehd__load_uint(h, 4, 0) <= EHD__DAT_RECORD_MAX) {
+		if (seekable && lseek(r->fd, 0, SEEK_SET) < 0)
+			return fail(r, -errno, 0, "lseek: %s", strerror(errno));
+		ehd__dat_init(&r->dat, r->fd, h, seekable ? 0 : (size_t)n);
+		r->kind = EHD_INPUT_DAT;
+		return 0;
+	}
+	return fail(r, -ENOTSUP, 0,
+		    "unknown input kind (neither perf.data nor an interceptor capture)");
+}
+
+EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name)
+{
+	if (r->kind != EHD_INPUT_NONE || r->err)
+		return -EBUSY;
+	if (fd < 0)
+		return fail(r, -EBADF, 0, "bad file descriptor");
+	r->fd = fd;
+	r->name = strdup(name ? name : "input");
+	if (!r->name)
+		return fail(r, -ENOMEM, 0, "out of memory");
+	return open_input(r);
+}
+
+EHD_API int ehd_reader_open(struct ehd_reader *r, const char *path)
+{
+	int fd, err;
+
+	if (r->kind != EHD_INPUT_NONE || r->err)
+		return -EBUSY;
+	if (!strcmp(path, "-"))
+		return ehd_reader_open_fd(r, STDIN_FILENO, "stdin");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(r, -errno, 0, "%s", strerror(errno));
+	err = ehd_reader_open_fd(r, fd, path);
+	r->own_fd = true;
+	return err;
+}
+
+/* ---- events ---- */
+
+static void split_name(struct ehd_event *ev, const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	if (colon) {
+		ev->provider = s;
+		ev->provider_len = (size_t)(colon - s);
+		s = colon + 1;
+	} else {
+		ev->provider = "";
+	}
+	ev->name = s;
+	ev->name_len = strlen(s);
+}
+
+/* Identity from a started enumerator. */
+static void eventheader_identity(struct ehd_event *ev,
+				 const struct ehd_event_info *info)
+{
+	ev->kind = EHD_EVENT_EVENTHEADER;
+	ev->eh = info;
+	ev->provider = info->tracepoint;
+	ev->provider_len = info->provider_len;
+	ev->name = info->name;
+	ev->name_len = info->name_len;
+	ev->level = info->header.level;
+	ev->version = info->header.version;
+	ev->opcode = info->header.opcode;
+	ev->id = info->header.id;
+	ev->tag = info->header.tag;
+	ev->keyword = info->keyword;
+	ev->activity_id = info->activity_id;
+	ev->related_id = info->related_id;
+}
+
+static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
+			 uint64_t offset)
+{
+	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
+	const struct ehd__perf_event_desc *d = s->desc;
+	struct ehd_event *ev = &r->ev;
+	const uint8_t *raw = s->raw;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->source_offset = offset;
+	ev->long_size = ses->tracing_long_size ? ses->tracing_long_size : 8;
+	ev->big_endian = ses->big_endian;
+	if (s->fields & PERF_SAMPLE_TIME) {
+		ev->context |= EHD_CTX_TIME;
+		ev->time = s->time;
+		if (ses->has_clock_offset) {
+			ev->context |= EHD_CTX_TIME_UTC;
+			ev->time = ehd__perf_time_to_utc(r->perf, s->time);
+		}
+	}
+	if (s->fields & PERF_SAMPLE_CPU) {
+		ev->context |= EHD_CTX_CPU;
+		ev->cpu = s->cpu;
+	}
+	if (s->fields & PERF_SAMPLE_TID) {
+		ev->context |= EHD_CTX_PID;
+		ev->pid = s->pid;
+		ev->tid = s->tid;
+	}
+	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
+		ev->context |= EHD_CTX_CALLCHAIN;
+		ev->callchain = s->callchain;
+		ev->callchain_count = (size_t)s->callchain_count;
+	}
+	ev->data = ev->record = raw;
+	ev->size = ev->record_size = s->raw_size;
+	if (!d) {
+		r->stats.unknown_id++;
+		ev->kind = EHD_EVENT_RAW;
+		ev->provider = ev->name = ev->tracepoint = "";
+		return;
+	}
+	ev->tep_event = d->tep_event;
+	ev->tracepoint = d->tp_name ? d->tp_name : "";
+	ev->tracepoint_len = strlen(ev->tracepoint);
+	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size) {
+		const uint8_t *eh = raw + d->eh_offset;
+		size_t n = s->raw_size - (uint32_t)d->eh_offset;
+		int err = ehd_enum_start(r->en, ev->tracepoint,
+					 ev->tracepoint_len, eh, n, 0);
+
+		if (!err) {
+			eventheader_identity(ev, ehd_enum_event(r->en));
+			ev->data = eh;
+			ev->size = n;
+			return;
+		}
+		r->stats.not_eventheader++;
+		ev->decode_error = err;
+		ev->decode_reason = ehd_enum_error(r->en, &ev->decode_offset);
+	}
+	ev->kind = d->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+	split_name(ev, d->name ? d->name : "");
+}
+
+static void dat_event(struct ehd_reader *r, const struct ehd__dat_record *rec)
+{
+	struct ehd_event *ev = &r->ev;
+	int err;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->source_offset = rec->offset;
+	ev->long_size = 8;
+	ev->tracepoint = rec->tracepoint;
+	ev->tracepoint_len = rec->tracepoint_len;
+	ev->data = rec->data;
+	ev->size = rec->size;
+	err = ehd_enum_start(r->en, rec->tracepoint, rec->tracepoint_len,
+			     rec->data, rec->size, 0);
+	if (!err) {
+		eventheader_identity(ev, ehd_enum_event(r->en));
+		return;
+	}
+	r->stats.not_eventheader++;
+	ev->decode_error = err;
+	ev->decode_reason = ehd_enum_error(r->en, &ev->decode_offset);
+	ev->kind = EHD_EVENT_RAW;
+	ev->provider = "";
+	ev->name = rec->tracepoint;
+	ev->name_len = rec->tracepoint_len;
+}
+
+/* Count what LOST and LOST_SAMPLES records say. */
+static void count_lost(struct ehd_reader *r, const struct ehd__perf_record *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	int big = ehd__perf_session(r->perf)->big_endian;
+
+	if (rec->type == PERF_RECORD_LOST && rec->size >= 24) {
+		r->stats.lost += ehd__load_uint(p + 8, 8, big);
+		r->stats.lost_records++;
+	} else if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16) {
+		r->stats.lost += ehd__load_uint(p, 8, big);
+		r->stats.lost_records++;
+	}
+}
+
+static int cmp_held(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
+{
+	struct held *h;
+
+	if (r->nheld == r->held_cap) {
+		size_t cap = r->held_cap ? 2 * r->held_cap : 1024;
+
+		h = realloc(r->held, cap * sizeof(*h));
+		if (!h)
+			return fail(r, -ENOMEM, rec->offset, "out of memory");
+		r->held = h;
+		r->held_cap = cap;
+	}
+	h = &r->held[r->nheld++];
+	h->time = rec->sample.time;
+	h->seq = r->seq++;
+	h->offset = rec->offset;
+	h->at = r->arena.len;
+	ehd__buf_put(&r->arena, rec->data, rec->size);
+	while (r->arena.len & 7)
+		ehd__buf_putc(&r->arena, 0);
+	if (r->arena.err)
+		return fail(r, -ENOMEM, rec->offset, "out of memory");
+	return 0;
+}
+
+static void start_drain(struct ehd_reader *r)
+{
+	qsort(r->held, r->nheld, sizeof(*r->held), cmp_held);
+	r->next_held = 0;
+	r->draining = true;
+}
+
+/* The next held sample, or 0 when all are out. */
+static int drain(struct ehd_reader *r)
+{
+	const struct held *h;
+	int err;
+
+	if (r->next_held == r->nheld) {
+		r->draining = false;
+		r->nheld = 0;
+		r->arena.len = 0;
+		return 0;
+	}
+	h = &r->held[r->next_held++];
+	err = ehd__perf_parse_sample(r->perf, r->arena.p + h->at, h->offset,
+				     &r->sample);
+	if (err)
+		return perf_fail(r, err);
+	sample_event(r, &r->sample, h->offset);
+	return 1;
+}
+
+static int perf_next(struct ehd_reader *r)
+{
+	const struct ehd__perf_record *rec;
+	bool sort = r->flags & EHD_READER_SORT_TIME;
+	int ret;
+
+	for (;;) {
+		if (r->draining) {
+			ret = drain(r);
+			if (ret)
+				return ret;
+		}
+		if (r->at_end)
+			return 0;
+		ret = ehd__perf_next(r->perf, &rec);
+		if (ret < 0)
+			return perf_fail(r, ret);
+		if (!ret) {
+			r->at_end = true;
+			if (r->nheld)
+				start_drain(r);
+			continue;
+		}
+		r->stats.records++;
+		if (rec->type == PERF_RECORD_LOST ||
+		    rec->type == PERF_RECORD_LOST_SAMPLES) {
+			count_lost(r, rec);
+			continue;
+		}
+		if (sort && rec->type == EHD__PERF_RECORD_FINISHED_ROUND) {
+			if (r->nheld)
+				start_drain(r);
+			continue;
+		}
+		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
+			continue;
+		if (!sort) {
+			sample_event(r, &rec->sample, rec->offset);
+			return 1;
+		}
+		ret = hold(r, rec);
+		if (ret)
+			return ret;
+		if (r->arena.len >= SORT_BYTES_MAX) {
+			r->stats.early_flushes++;
+			start_drain(r);
+		}
+	}
+}
+
+EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
+{
+	struct ehd__dat_record rec;
+	int ret;
+
+	*ev = NULL;
+	if (r->err)
+		return r->err;
+	switch (r->kind) {
+	case EHD_INPUT_PERF:
+	case EHD_INPUT_PERF_PIPE:
+		ret = perf_next(r);
+		break;
+	case EHD_INPUT_DAT:
+		ret = ehd__dat_next(&r->dat, &rec);
+		if (ret < 0)
+			return fail(r, ret, r->dat.err_off, "%s", r->dat.err_msg);
+		r->stats.records += (uint64_t)ret;
+		if (ret > 0)
+			dat_event(r, &rec);
+		break;
+	default:
+		return fail(r, -EINVAL, 0, "no input is open");
+	}
+	if (ret > 0) {
+		r->stats.events++;
+		*ev = &r->ev;
+	}
+	return ret;
+}
+
+/* ---- information ---- */
+
+EHD_API int ehd_reader_kind(const struct ehd_reader *r)
+{
+	return r->kind;
+}
+
+EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r)
+{
+	struct ehd_trace_info *i = &r->info;
+	const struct ehd__perf_session *s;
+
+	memset(i, 0, sizeof(*i));
+	i->clockid = -1;
+	if (!r->perf || (r->kind != EHD_INPUT_PERF &&
+			 r->kind != EHD_INPUT_PERF_PIPE))
+		return i;
+	s = ehd__perf_session(r->perf);
+	i->hostname = s->hostname;
+	i->osrelease = s->osrelease;
+	i->arch = s->arch;
+	i->cpu_desc = s->cpudesc;
+	i->perf_version = s->version;
+	i->cmdline = s->cmdline;
+	i->nr_cpus_online = s->nr_cpus_online;
+	i->nr_cpus_avail = s->nr_cpus_avail;
+	i->clockid = s->clockid == EHD__PERF_CLOCKID_UNKNOWN ? -1 :
+		     (int32_t)s->clockid;
+	i->has_clock_offset = s->has_clock_offset;
+	i->clock_offset = s->clock_offset;
+	i->long_size = s->tracing_long_size;
+	i->page_size = s->tracing_page_size;
+	i->big_endian = s->big_endian;
+	return i;
+}
+
+EHD_API void ehd_reader_stats(const struct ehd_reader *r,
+			      struct ehd_reader_stats *stats)
+{
+	*stats = r->stats;
+}
+
+EHD_API const char *ehd_reader_error(const struct ehd_reader *r,
+				     uint64_t *offset)
+{
+	if (!r->err)
+		return NULL;
+	if (offset)
+		*offset = r->err_off;
+	return r->err_msg;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracefs-fields.h - classic tracepoint fields as enumerator items
+ * (libehdecode, private)
+ */
+#ifndef EHD_TRACEFS_FIELDS_H
+#define EHD_TRACEFS_FIELDS_H
+
+#include <stddef.h>
+
+#include <ehdecode/enumerator.h>
+
+struct tep_event;
+
+/*
+ * ehd__tracefs_fields() - start @en on the fields of a classic record
+ * @en: the enumerator (see enumerator-int.h)
+ * @event: the tracepoint's format; NULL gives one "raw" field with all
+ *	the bytes
+ * @raw: the record, common fields first
+ * @size: its size
+ * @long_size: size of a C long where it was recorded
+ * @big: the record is big-endian
+ * @common: include the common_* fields
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ehd__tracefs_fields(struct ehd_enum *en, struct tep_event *event,
+			const void *raw, size_t size, int long_size, int big,
+			int common);
+
+#endif /* EHD_TRACEFS_FIELDS_H */

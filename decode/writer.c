@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * writer.c - events written as a JSON document, JSON lines or text
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <ehdecode/writer.h>
+
+#include "ehd-buf.h"
+#include "json-event.h"
+#include "json-values.h"
+#include "text-event.h"
+
+/* Write the buffer out once it holds this much. */
+#define FLUSH_AT (256u * 1024)
+
+struct ehd_writer {
+	int format;
+	int fd;
+	unsigned int flags;
+	unsigned int meta;
+	unsigned int jflags;	/* EHD__JF_* */
+	struct ehd_enum *en;
+	struct ehd_buf out;
+	bool in_source;
+	bool closed;
+	uint64_t sources;
+	uint64_t events;	/* in the current source */
+	int write_err;
+
+	uint64_t err_off;
+	char err_msg[320];
+	bool has_err;
+};
+
+static const struct {
+	const char *name;
+	unsigned int bits;
+} meta_names[] = {
+	{ "n", EHD_META_N },
+	{ "time", EHD_META_TIME },
+	{ "cpu", EHD_META_CPU },
+	{ "pid", EHD_META_PID },
+	{ "tid", EHD_META_TID },
+	{ "id", EHD_META_ID },
+	{ "version", EHD_META_VERSION },
+	{ "level", EHD_META_LEVEL },
+	{ "keyword", EHD_META_KEYWORD },
+	{ "opcode", EHD_META_OPCODE },
+	{ "tag", EHD_META_TAG },
+	{ "activity", EHD_META_ACTIVITY },
+	{ "relatedActivity", EHD_META_RELATED_ACTIVITY },
+	{ "provider", EHD_META_PROVIDER },
+	{ "event", EHD_META_EVENT },
+	{ "options", EHD_META_OPTIONS },
+	{ "flags", EHD_META_FLAGS },
+	{ "common", EHD_META_COMMON },
+	{ "default", EHD_META_DEFAULT },
+	{ "all", EHD_META_ALL },
+	{ "none", 0 },
+};
+
+EHD_API int ehd_meta_parse(const char *list, unsigned int *meta)
+{
+	unsigned int bits = 0;
+	const char *p = list;
+
+	for (;;) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(meta_names) / sizeof(meta_names[0]); i++)
+			if (strlen(meta_names[i].name) == n &&
+			    !strncasecmp(p, meta_names[i].name, n))
+				break;
+		if (i == sizeof(meta_names) / sizeof(meta_names[0]))
+			return -EINVAL;
+		bits |= meta_names[i].bits;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*meta = bits;
+	return 0;
+}
+
+EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
+					  unsigned int flags,
+					  unsigned int meta)
+{
+	struct ehd_writer *w;
+
+	if (format < EHD_OUT_JSON || format > EHD_OUT_TEXT || fd < 0 ||
+	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
+		       EHD_WRITER_BOM)) || (meta & ~EHD_META_ALL)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->en = ehd_enum_new();
+	if (!w->en) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->format = format;
+	w->fd = fd;
+	w->flags = flags;
+	w->meta = meta;
+	if (flags & EHD_WRITER_SPACE)
+		w->jflags |= EHD__JF_SPACE;
+	if (flags & EHD_WRITER_FIELD_TAGS)
+		w->jflags |= EHD__JF_FIELD_TAGS;
+	if (format == EHD_OUT_JSON) {
+		if (flags & EHD_WRITER_BOM)
+			ehd__buf_puts(&w->out, "\xEF\xBB\xBF");
+		ehd__buf_putc(&w->out, '{');
+	}
+	return w;
+}
+
+EHD_API void ehd_writer_free(struct ehd_writer *w)
+{
+	if (!w)
+		return;
+	ehd_enum_free(w->en);
+	ehd__buf_free(&w->out);
+	free(w);
+}
+
+/* Write the buffer out (all of it when @all, else once it is large). */
+static int flush(struct ehd_writer *w, bool all)
+{
+	size_t done = 0;
+
+	if (w->out.err && !w->write_err)
+		w->write_err = w->out.err;
+	if (w->write_err)
+		return w->write_err;
+	if (!all && w->out.len < FLUSH_AT)
+		return 0;
+	while (done < w->out.len) {
+		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			w->write_err = -errno;
+			return w->write_err;
+		}
+		done += (size_t)n;
+	}
+	w->out.len = 0;
+	return 0;
+}
+
+EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name)
+{
+	if (w->in_source || w->closed)
+		return -EINVAL;
+	w->in_source = true;
+	w->events = 0;
+	if (w->format == EHD_OUT_JSON) {
+		ehd__buf_puts(&w->out, w->sources ? ",\n\"" : "\n\"");
+		ehd__json_escape(&w->out, name, strlen(name));
+		ehd__buf_puts(&w->out, "\": [");
+	}
+	w->sources++;
+	return flush(w, false);
+}
+
+EHD_API int ehd_writer_end(struct ehd_writer *w)
+{
+	if (!w->in_source)
+		return -EINVAL;
+	w->in_source = false;
+	if (w->format == EHD_OUT_JSON)
+		ehd__buf_puts(&w->out, " ]");
+	return flush(w, false);
+}
+
+static void json_context(const struct ehd_event *ev,
+			 struct ehd__json_context *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->has_time = !!(ev->context & EHD_CTX_TIME);
+	ctx->time_utc = !!(ev->context & EHD_CTX_TIME_UTC);
+	ctx->has_cpu = !!(ev->context & EHD_CTX_CPU);
+	ctx->has_pid = !!(ev->context & EHD_CTX_PID);
+	ctx->time = ev->time;
+	ctx->cpu = ev->cpu;
+	ctx->pid = ev->pid;
+	ctx->tid = ev->tid;
+}
+
+/* Render @ev, its fields in w->en (started); < 0: damaged, nothing added. */
+static int render(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	struct ehd__json_context ctx;
+	struct ehd_buf name = EHD_BUF_INIT;
+	int err;
+
+	if (w->format == EHD_OUT_TEXT)
+		return ehd__text_event(&w->out, ev, w->en,
+				       w->flags & EHD_WRITER_FIELD_TAGS);
+	json_context(ev, &ctx);
+	if (ehd_enum_event(w->en)) {
+		err = ehd__json_event(&w->out, w->en, &ctx, w->jflags, w->meta);
+	} else {
+		if (ev->provider_len) {
+			ehd__buf_put(&name, ev->provider, ev->provider_len);
+			ehd__buf_putc(&name, ':');
+		}
+		ehd__buf_put(&name, ev->name, ev->name_len);
+		err = name.err;
+		if (!err)
+			err = ehd__json_tracefs_event(&w->out, name.p ? name.p : "",
+						      name.len, w->en, &ctx,
+						      w->jflags, w->meta);
+		ehd__buf_free(&name);
+	}
+	if (!err && w->format == EHD_OUT_JSONL)
+		ehd__buf_putc(&w->out, '\n');
+	return err;
+}
+
+static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
+		      int err, const char *reason, uint64_t where)
+{
+	w->has_err = true;
+	w->err_off = ev->source_offset;
+	snprintf(w->err_msg, sizeof(w->err_msg),
+		 "event %.*s (tracepoint %.*s): byte %llu of its EventHeader data: %s",
+		 (int)ev->name_len, ev->name, (int)ev->tracepoint_len,
+		 ev->tracepoint, (unsigned long long)where,
+		 reason ? reason : ehd_strerror(err));
+}
+
+EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	unsigned int fflags = (w->meta & EHD_META_COMMON) ? EHD_FIELDS_COMMON : 0;
+	int damage = 0, err;
+	uint64_t where = 0;
+
+	if (!w->in_source)
+		return -EINVAL;
+	w->has_err = false;
+	if (w->format == EHD_OUT_JSON)
+		ehd__buf_puts(&w->out, w->events ? ",\n " : "\n ");
+	w->events++;
+	if (ev->decode_error) {
+		damage = ev->decode_error;
+		set_error(w, ev, damage, ev->decode_reason, ev->decode_offset);
+	}
+	err = ehd_event_fields(ev, w->en, fflags);
+	if (!err)
+		err = render(w, ev);
+	if (err == -ENOMEM)
+		return -ENOMEM;
+	if (err < 0) {
+		/* Damaged EventHeader data: show the record as it is. */
+		struct ehd_event raw = *ev;
+
+		damage = err;
+		set_error(w, ev, err, ehd_enum_error(w->en, &where), where);
+		raw.kind = ev->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+		if (ev->record) {
+			raw.data = ev->record;
+			raw.size = ev->record_size;
+		}
+		err = ehd_event_fields(&raw, w->en, fflags);
+		if (!err)
+			err = render(w, &raw);
+		if (err < 0)
+			return err;
+	}
+	err = flush(w, false);
+	return err ? err : damage;
+}
+
+EHD_API int ehd_writer_close(struct ehd_writer *w)
+{
+	if (w->closed)
+		return w->write_err;
+	if (w->in_source)
+		ehd_writer_end(w);
+	if (w->format == EHD_OUT_JSON)
+		ehd__buf_puts(&w->out, "\n}\n");
+	w->closed = true;
+	return flush(w, true);
+}
+
+EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
+				     uint64_t *offset)
+{
+	if (!w->has_err)
+		return NULL;
+	if (offset)
+		*offset = w->err_off;
+	return w->err_msg;
+}

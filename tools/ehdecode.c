@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ehdecode - decode EventHeader and tracepoint events from trace files
+ *
+ * Option parsing and messages only: reading is libehdecode's reader,
+ * output its writer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+static const char *prog = "ehdecode";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTION]... FILE...\n"
+"Decode the events of trace files: EventHeader events (user_events written\n"
+"with libeventheader) and classic tracepoints.\n"
+"\n"
+"Inputs, recognised by their content:\n"
+"  perf.data from \"perf record\", normal or pipe mode, either byte order,\n"
+"  compressed or not (perf record -z); interceptor captures (.dat).\n"
+"  FILE \"-\" is standard input (perf.data in pipe mode: perf record -o -).\n"
+"\n"
+"Options:\n"
+"  -F, --format=FORMAT  json   one JSON document {\"FILE\": [event, ...]}\n"
+"                              (the default; the reference perf-decode's shape)\n"
+"                       jsonl  one event object per line, for jq\n"
+"                       text   one line per event\n"
+"  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
+"                       n time cpu pid tid id version level keyword opcode\n"
+"                       tag activity relatedActivity provider event options\n"
+"                       flags common, or default (n..relatedActivity), all,\n"
+"                       none; \"common\" adds the common_* fields of\n"
+"                       classic tracepoints\n"
+"  -s, --sort=ORDER     time  order by time within each perf round (default)\n"
+"                       file  keep the order of the file\n"
+"      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
+"\n"
+"Each event is an object {\"n\":\"Provider:Event\", fields..., \"meta\":{...}};\n"
+"the JSON document starts with a UTF-8 byte order mark unless written to a\n"
+"terminal.\n"
+"\n"
+"Exit status: 0 when every input was decoded completely; 1 when an input\n"
+"could not be read, was damaged (the events before the damage are written,\n"
+"then \"%s: FILE: offset N: reason\") or held damaged events; 2 for a\n"
+"usage error. Events the kernel reported lost are counted on standard\n"
+"error.\n",
+		prog, prog);
+}
+
+/* A usage error: one line saying what is wrong, one hint; exit code 2. */
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s%s%s\nTry '%s --help' for more information.\n",
+		prog, what, arg ? ": " : "", arg ? arg : "", prog);
+	return 2;
+}
+
+struct options {
+	int format;
+	unsigned int meta;
+	unsigned int reader_flags;
+	unsigned int writer_flags;
+	const char *output;
+};
+
+/* Say what the reader of a file counted that the output does not show. */
+static void report_counts(const char *name, struct ehd_reader *r)
+{
+	struct ehd_reader_stats st;
+
+	ehd_reader_stats(r, &st);
+	if (st.lost)
+		fprintf(stderr, "%s: %s: %llu events lost (%llu LOST records from the kernel)\n",
+			prog, name, (unsigned long long)st.lost,
+			(unsigned long long)st.lost_records);
+	if (st.unknown_id)
+		fprintf(stderr, "%s: %s: %llu samples of an unknown event id (written as raw)\n",
+			prog, name, (unsigned long long)st.unknown_id);
+	if (st.early_flushes)
+		fprintf(stderr, "%s: %s: %llu rounds too large to sort whole; output sorted in parts\n",
+			prog, name, (unsigned long long)st.early_flushes);
+}
+
+/* Decode one input into @w; returns 0, or 1 if anything went wrong. */
+static int decode(const char *name, const struct options *o,
+		  struct ehd_writer *w)
+{
+	struct ehd_reader *r = ehd_reader_new(o->reader_flags);
+	const struct ehd_event *ev;
+	uint64_t off = 0;
+	int err, ret = 0, werr;
+
+	if (!r) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	err = ehd_reader_open(r, name);
+	if (err) {
+		const char *why = ehd_reader_error(r, &off);
+
+		if (err == -EBADMSG || err == -ENOTSUP || err == -EFBIG)
+			fprintf(stderr, "%s: %s: offset %llu: %s\n", prog, name,
+				(unsigned long long)off, why);
+		else
+			fprintf(stderr, "%s: %s: %s\n", prog, name, why);
+		ehd_reader_free(r);
+		return 1;
+	}
+	ehd_writer_begin(w, strcmp(name, "-") ? name : "stdin");
+	while ((err = ehd_reader_next(r, &ev)) > 0) {
+		werr = ehd_writer_event(w, ev);
+		if (werr == -ENOMEM || werr == -EPIPE || werr == -ENOSPC ||
+		    werr == -EIO) {
+			err = werr;
+			break;
+		}
+		if (werr < 0) {
+			const char *why = ehd_writer_error(w, &off);
+
+			fprintf(stderr, "%s: %s: offset %llu: %s\n", prog, name,
+				(unsigned long long)off, why);
+			ret = 1;
+		}
+	}
+	ehd_writer_end(w);
+	if (err < 0) {
+		const char *why = ehd_reader_error(r, &off);
+
+		if (why)
+			fprintf(stderr, "%s: %s: offset %llu: %s\n", prog, name,
+				(unsigned long long)off, why);
+		else
+			fprintf(stderr, "%s: %s\n", prog, strerror(-err));
+		ret = 1;
+	}
+	report_counts(name, r);
+	ehd_reader_free(r);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_FIELD_TAGS = 256 };
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "meta", required_argument, NULL, 'm' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "field-tags", no_argument, NULL, OPT_FIELD_TAGS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct options o = {
+		.format = EHD_OUT_JSON,
+		.meta = EHD_META_DEFAULT,
+		.reader_flags = EHD_READER_SORT_TIME,
+	};
+	struct ehd_writer *w;
+	int c, fd = STDOUT_FILENO, ret = 0, err, i;
+
+	while ((c = getopt_long(argc, argv, "F:o:m:s:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (!strcmp(optarg, "json"))
+				o.format = EHD_OUT_JSON;
+			else if (!strcmp(optarg, "jsonl"))
+				o.format = EHD_OUT_JSONL;
+			else if (!strcmp(optarg, "text"))
+				o.format = EHD_OUT_TEXT;
+			else
+				return usage_error("unknown format (json, jsonl or text)",
+						   optarg);
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'm':
+			if (ehd_meta_parse(optarg, &o.meta))
+				return usage_error("unknown name in --meta list", optarg);
+			break;
+		case 's':
+			if (!strcmp(optarg, "time"))
+				o.reader_flags |= EHD_READER_SORT_TIME;
+			else if (!strcmp(optarg, "file"))
+				o.reader_flags &= ~EHD_READER_SORT_TIME;
+			else
+				return usage_error("unknown sort order (time or file)",
+						   optarg);
+			break;
+		case OPT_FIELD_TAGS:
+			o.writer_flags |= EHD_WRITER_FIELD_TAGS;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n",
+				prog);
+			return 2;
+		}
+	}
+	if (optind == argc)
+		return usage_error("no input file (use - for standard input)", NULL);
+
+	if (o.output && strcmp(o.output, "-")) {
+		fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0644);
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o.output,
+				strerror(errno));
+			return 1;
+		}
+	}
+	if (o.format == EHD_OUT_JSON) {
+		o.writer_flags |= EHD_WRITER_SPACE;
+		if (!isatty(fd))
+			o.writer_flags |= EHD_WRITER_BOM;
+	}
+	w = ehd_writer_new(o.format, fd, o.writer_flags, o.meta);
+	if (!w) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	for (i = optind; i < argc; i++)
+		ret |= decode(argv[i], &o, w);
+	err = ehd_writer_close(w);
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", prog,
+			o.output ? o.output : "standard output", strerror(-err));
+		ret = 1;
+	}
+	ehd_writer_free(w);
+	if (fd != STDOUT_FILENO && close(fd)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, o.output, strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
