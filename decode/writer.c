@@ -237,10 +237,9 @@ static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
 	w->has_err = true;
 	w->err_off = ev->source_offset;
 	snprintf(w->err_msg, sizeof(w->err_msg),
-		 "event %.*s (tracepoint %.*s): byte %llu of its EventHeader data: %s",
-		 (int)ev->name_len, ev->name, (int)ev->tracepoint_len,
-		 ev->tracepoint, (unsigned long long)where,
-		 reason ? reason : ehd_strerror(err));
+		 "tracepoint %.*s: byte %llu of its EventHeader data: %s",
+		 (int)ev->tracepoint_len, ev->tracepoint,
+		 (unsigned long long)where, reason ? reason : ehd_strerror(err));
 }
 
 EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)

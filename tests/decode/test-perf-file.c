@@ -33,15 +33,10 @@
 #include <event-parse.h>
 #include <zstd.h>
 
+#include "perf-build.h"
 #include "perf-file.h"
 
 #define SKIP 77
-
-struct blob {
-	uint8_t *p;
-	size_t len;
-	size_t cap;
-};
 
 static struct blob perf_data, pipe_data, perf_json, pipe_json;
 
@@ -76,17 +71,6 @@ static int load(const char *dir, const char *name, struct blob *b)
 	b->p[b->len] = 0;
 	fclose(fp);
 	return 0;
-}
-
-static void put(struct blob *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-		assert_non_null(b->p);
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
 }
 
 /* A temporary file with @len bytes of @p; returns an fd open for reading. */
@@ -622,17 +606,6 @@ static void rev(uint8_t *p, size_t n)
 	}
 }
 
-static uint8_t rev8(uint8_t b)
-{
-	uint8_t r = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		if (b & 1 << i)
-			r |= (uint8_t)(0x80 >> i);
-	return r;
-}
-
 /* An attr from little- to big-endian (as perf on a big-endian host writes it). */
 static void swap_attr(uint8_t *a)
 {
@@ -1115,55 +1088,6 @@ static void test_compressed(void **state)
 }
 
 /* ---- a hand-made file in both byte orders -------------------------------- */
-
-struct wr {
-	struct blob b;
-	bool be;
-};
-
-static void w(struct wr *x, uint64_t v, int n)
-{
-	uint8_t t[8];
-	int i;
-
-	for (i = 0; i < n; i++)
-		t[x->be ? n - 1 - i : i] = (uint8_t)(v >> 8 * i);
-	put(&x->b, t, (size_t)n);
-}
-
-static void w8(struct wr *x, uint64_t v)
-{
-	w(x, v, 8);
-}
-
-static void w4(struct wr *x, uint64_t v)
-{
-	w(x, v, 4);
-}
-
-static void wbytes(struct wr *x, const void *p, size_t n)
-{
-	put(&x->b, p, n);
-}
-
-static size_t rec_begin(struct wr *x, uint32_t type)
-{
-	size_t at = x->b.len;
-
-	w4(x, type);
-	w(x, 0, 2);
-	w(x, 0, 2);
-	return at;
-}
-
-static void rec_end(struct wr *x, size_t at)
-{
-	size_t size = x->b.len - at;
-	uint8_t *p = x->b.p + at + 6;
-
-	p[x->be ? 1 : 0] = (uint8_t)size;
-	p[x->be ? 0 : 1] = (uint8_t)(size >> 8);
-}
 
 #define HM_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	       PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \

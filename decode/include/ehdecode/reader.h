@@ -8,11 +8,15 @@
  *	int err;
  *
  *	err = ehd_reader_open(r, "perf.data");
- *	while (!err && (err = ehd_reader_next(r, &ev)) > 0)
- *		... use ev (see ehdecode/event.h) ...
- *	if (err < 0)
- *		fprintf(stderr, "offset %llu: %s\n", (unsigned long long)offset,
- *			ehd_reader_error(r, &offset));
+ *	if (!err)
+ *		while ((err = ehd_reader_next(r, &ev)) > 0)
+ *			... use ev (see ehdecode/event.h) ...
+ *	if (err < 0) {
+ *		const char *why = ehd_reader_error(r, &offset);
+ *
+ *		fprintf(stderr, "offset %llu: %s\n",
+ *			(unsigned long long)offset, why);
+ *	}
  *	ehd_reader_free(r);
  *
  * The kind of input is found from its first bytes:

@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# ehdecode-cli.sh - the ehdecode command line and its errors:
+#  - --help and --version print to standard output and exit 0; a usage
+#    error prints one line and a hint to standard error and exits 2;
+#  - a file that cannot be opened, or that is not a trace: one line
+#    "ehdecode: FILE: ..." and exit 1;
+#  - a damaged (truncated) pipe-mode file: every event before the damage
+#    is written, then "ehdecode: FILE: offset N: reason", exit 1;
+#  - a damaged event inside a good file: still written (as raw bytes),
+#    one line naming its offset and reason, the other events all written,
+#    exit 1;
+#  - -o FILE, --meta, -F text.
+set -u
+dir=${EH_SHARED_DIR:-../shared}/conformance/eventheader
+bin=${EH_BUILDDIR:-.}
+ehdecode=$bin/tools/ehdecode
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ehdecode-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+check() {	# check LABEL WANT_EXIT COMMAND...: runs it, output in $tmp/out|err
+	local label=$1 want=$2 rc
+
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: $label: exit $rc, want $want"
+		head -n 3 "$tmp/err"
+		fail=1
+		return 1
+	fi
+	echo "ok: $label (exit $rc)"
+}
+
+expect() {	# expect LABEL FILE EXTENDED-REGEX
+	if grep -Eq -- "$3" "$2"; then
+		echo "ok: $1"
+	else
+		echo "FAIL: $1: no /$3/ in:"
+		head -n 3 "$2" | cut -c1-200
+		fail=1
+	fi
+}
+
+check "--help" 0 "$ehdecode" --help
+expect "--help says how to use it" "$tmp/out" '^Usage: ehdecode \[OPTION\]\.\.\. FILE'
+expect "--help explains the exit status" "$tmp/out" '^Exit status'
+check "-V" 0 "$ehdecode" -V
+expect "-V prints the version" "$tmp/out" '^ehdecode \(eventheader\) [0-9]'
+check "no file" 2 "$ehdecode"
+expect "usage error hint" "$tmp/err" "^Try 'ehdecode --help'"
+check "unknown option" 2 "$ehdecode" --bogus x
+check "unknown format" 2 "$ehdecode" -F xml x
+expect "unknown format named" "$tmp/err" '^ehdecode: unknown format .*: xml$'
+check "unknown meta" 2 "$ehdecode" --meta time,bogus x
+check "unknown sort" 2 "$ehdecode" --sort size x
+check "missing file" 1 "$ehdecode" "$tmp/none.data"
+expect "missing file named" "$tmp/err" "^ehdecode: $tmp/none.data: No such file or directory$"
+printf 'hello, world\n' >"$tmp/text.txt"
+check "not a trace" 1 "$ehdecode" "$tmp/text.txt"
+expect "not a trace said" "$tmp/err" "^ehdecode: $tmp/text.txt: offset 0: unknown input kind"
+: >"$tmp/empty"
+check "empty file" 1 "$ehdecode" "$tmp/empty"
+expect "empty file said" "$tmp/err" "^ehdecode: $tmp/empty: offset 0: empty input"
+
+if [ ! -r "$dir/pipe.data" ]; then
+	echo "SKIP: reference corpus not found under $dir (the checks above passed)"
+	exit $((fail ? 1 : 77))
+fi
+
+# Truncated pipe-mode data: the events before the damage, then the error.
+"$ehdecode" -F jsonl --sort file "$dir/pipe.data" >"$tmp/full"
+head -c 120004 "$dir/pipe.data" >"$tmp/cut.data"
+check "truncated pipe.data" 1 "$ehdecode" -F jsonl --sort file "$tmp/cut.data"
+expect "truncation: offset and reason" "$tmp/err" "^ehdecode: $tmp/cut.data: offset [0-9]+: .*truncated"
+n=$(wc -l <"$tmp/out")
+if [ "$n" -gt 100 ] && head -n "$n" "$tmp/full" | cmp -s - "$tmp/out"; then
+	echo "ok: the $n events before the damage are written"
+else
+	echo "FAIL: truncated file gave $n events, not a prefix of the full decode"
+	fail=1
+fi
+# The same from standard input: same events, same message.
+check "truncated pipe.data on stdin" 1 "$ehdecode" -F jsonl --sort file - <"$tmp/cut.data"
+expect "stdin truncation said" "$tmp/err" "^ehdecode: -: offset [0-9]+: .*truncated"
+[ "$(wc -l <"$tmp/out")" -eq "$n" ] && echo "ok: stdin gives the same events" ||
+	{ echo "FAIL: stdin gave $(wc -l <"$tmp/out") events, file $n"; fail=1; }
+
+# A damaged event in a good capture: written raw, reported, the rest kept.
+f=$dir/EventHeaderInterceptorLE64.dat
+{
+	head -c 4 "$f"
+	tail -c +5 "$f" | head -c "$(($(tail -c +5 "$f" | head -c 300 | tr '\0' '\n' | head -n 1 | wc -c)))"
+	printf '\377'
+	tail -c +"$((5 + $(tail -c +5 "$f" | head -c 300 | tr '\0' '\n' | head -n 1 | wc -c) + 1))" "$f"
+} >"$tmp/bad.dat"
+check "damaged event" 1 "$ehdecode" -F jsonl "$tmp/bad.dat"
+expect "damaged event: offset and reason" "$tmp/err" "^ehdecode: $tmp/bad.dat: offset 0: tracepoint .*: byte 0 of its EventHeader data: unknown header flags 0xFF$"
+expect "damaged event written raw" "$tmp/out" '^\{"n":"[^"]*","raw":"ff '
+[ "$(wc -l <"$tmp/out")" -eq 374 ] && echo "ok: all 374 events written" ||
+	{ echo "FAIL: $(wc -l <"$tmp/out") events written, want 374"; fail=1; }
+
+# -o, --meta, text.
+check "-o FILE" 0 "$ehdecode" -F jsonl -o "$tmp/o.jsonl" "$dir/pipe.data"
+[ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/o.jsonl")" -eq "$(wc -l <"$tmp/full")" ] &&
+	echo "ok: -o wrote the events there" || { echo "FAIL: -o"; fail=1; }
+check "--meta provider,event,level" 0 "$ehdecode" -F jsonl --meta provider,event,level "$f"
+expect "--meta shows what was asked" "$tmp/out" '"meta":\{"provider":"TestProviderC","event":"[^"]*","level":5\}'
+if grep -q '^{"n":\|"meta":{"time"' "$tmp/out"; then
+	echo "FAIL: --meta showed what was not asked"
+	fail=1
+fi
+check "--meta common" 0 "$ehdecode" -F jsonl --meta default,common "$dir/perf.data"
+expect "--meta common adds common fields" "$tmp/out" '"common_pid":'
+check "-F text" 0 "$ehdecode" -F text "$f"
+expect "text line" "$tmp/out" '^- TestProviderC:Default V8=200 V16=60000 .* \| level=5$'
+exit $fail
