@@ -422,17 +422,21 @@ static int render_items(struct writer *w, struct ehd_enum *en)
 	return st;
 }
 
-int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
-		    const struct ehd__json_context *ctx, unsigned int flags,
-		    unsigned int meta)
+/*
+ * One event object: "n" ("@prov:@name", or "@name" when @prov_len is 0),
+ * the fields of @en, then "meta" (for an event without EventHeader
+ * identity, only its context).
+ */
+static int json_object(struct ehd_buf *b, struct ehd_enum *en,
+		       const char *prov, size_t prov_len, const char *name,
+		       size_t name_len, const struct ehd__json_context *ctx,
+		       unsigned int flags, unsigned int meta)
 {
 	const struct ehd_event_info *info = ehd_enum_event(en);
 	size_t start = b->len;
 	struct writer w;
 	int st;
 
-	if (!info)
-		return -EINVAL;
 	memset(&w, 0, sizeof(w));
 	w.b = b;
 	w.flags = flags;
@@ -444,9 +448,11 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 		sep(&w);
 		key(&w, "n", 1, 0);
 		ehd__buf_putc(b, '"');
-		ehd__json_escape(b, info->tracepoint, info->provider_len);
-		ehd__buf_putc(b, ':');
-		ehd__json_escape(b, info->name, info->name_len);
+		if (prov_len) {
+			ehd__json_escape(b, prov, prov_len);
+			ehd__buf_putc(b, ':');
+		}
+		ehd__json_escape(b, name, name_len);
 		ehd__buf_putc(b, '"');
 	}
 	st = render_items(&w, en);
@@ -456,7 +462,9 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 			b->p[start] = 0;
 		return st;
 	}
-	if (meta & ~(EHD_META_N | EHD_META_COMMON))
+	if (meta & (info ? ~(EHD_META_N | EHD_META_COMMON) :
+		    (EHD_META_TIME | EHD_META_CPU | EHD_META_PID |
+		     EHD_META_TID)))
 		put_meta(&w, info, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');
@@ -464,39 +472,24 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 	return b->err;
 }
 
-int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
+int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
+		    const struct ehd__json_context *ctx, unsigned int flags,
+		    unsigned int meta)
+{
+	const struct ehd_event_info *info = ehd_enum_event(en);
+
+	if (!info)
+		return -EINVAL;
+	return json_object(b, en, info->tracepoint, info->provider_len,
+			   info->name, info->name_len, ctx, flags, meta);
+}
+
+int ehd__json_tracefs_event(struct ehd_buf *b, const char *system,
+			    size_t system_len, const char *name,
 			    size_t name_len, struct ehd_enum *en,
 			    const struct ehd__json_context *ctx,
 			    unsigned int flags, unsigned int meta)
 {
-	size_t start = b->len;
-	struct writer w;
-	int st;
-
-	memset(&w, 0, sizeof(w));
-	w.b = b;
-	w.flags = flags;
-	if (flags & EHD__JF_SPACE)
-		ehd__buf_putc(b, ' ');
-	ehd__buf_putc(b, '{');
-	w.first[0] = 1;
-	if (meta & EHD_META_N) {
-		sep(&w);
-		key(&w, "n", 1, 0);
-		ehd__json_string(b, name, name_len);
-	}
-	st = render_items(&w, en);
-	if (st < 0) {
-		b->len = start;
-		if (b->p)
-			b->p[start] = 0;
-		return st;
-	}
-	if (meta & (EHD_META_TIME | EHD_META_CPU | EHD_META_PID |
-		    EHD_META_TID))
-		put_meta(&w, NULL, ctx, meta);
-	if (flags & EHD__JF_SPACE)
-		ehd__buf_putc(b, ' ');
-	ehd__buf_putc(b, '}');
-	return b->err;
+	return json_object(b, en, system, system_len, name, name_len, ctx,
+			   flags, meta);
 }

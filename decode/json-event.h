@@ -46,10 +46,12 @@ int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,
 		    unsigned int meta);
 
 /*
- * Append a classic tracepoint record as a JSON object named @name
- * ("system:event"), its fields from @en (started by ehd__tracefs_fields()).
+ * Append a classic tracepoint record as a JSON object named
+ * "@system:@name" (just "@name" when @system_len is 0), its fields from
+ * @en (started by ehd__tracefs_fields()).
  */
-int ehd__json_tracefs_event(struct ehd_buf *b, const char *name,
+int ehd__json_tracefs_event(struct ehd_buf *b, const char *system,
+			    size_t system_len, const char *name,
 			    size_t name_len, struct ehd_enum *en,
 			    const struct ehd__json_context *ctx,
 			    unsigned int flags, unsigned int meta);

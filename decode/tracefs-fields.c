@@ -220,6 +220,25 @@ static struct ehd_item *add(struct ehd_enum *en, int state,
 	return it;
 }
 
+/* An item of an array of @n elements of @elem bytes. */
+static struct ehd_item *add_array_item(struct ehd_enum *en, int state,
+				       const struct tep_format_field *f,
+				       int swap, const struct ftype *t,
+				       unsigned int elem, size_t n)
+{
+	struct ehd_item *it = add(en, state, f, swap);
+
+	if (it) {
+		it->encoding = value_encoding(elem);
+		it->format = kind_format(t->kind);
+		it->array_flags = (f->flags & TEP_FIELD_IS_DYNAMIC) ?
+				  EH_ENC_VARRAY_FLAG : EH_ENC_CARRAY_FLAG;
+		it->array_count = (uint16_t)n;
+		it->element_size = (uint8_t)elem;
+	}
+	return it;
+}
+
 /* A blob (string, bytes, or an empty HEX_INT that renders as null). */
 static int add_blob(struct ehd_enum *en, const struct tep_format_field *f,
 		    uint8_t encoding, uint8_t format, const uint8_t *p,
@@ -282,38 +301,21 @@ static int add_field(struct ehd_enum *en, const struct tep_format_field *f,
 	    t.kind == K_BYTES || !value_encoding(elem) || n > UINT16_MAX)
 		return add_blob(en, f, EH_ENC_BINARY_LENGTH16_CHAR8,
 				EH_FMT_HEX_BYTES, p, len, swap);
-	it = add(en, EHD_STATE_ARRAY_BEGIN, f, swap);
+	it = add_array_item(en, EHD_STATE_ARRAY_BEGIN, f, swap, &t, elem, n);
 	if (!it)
 		return -ENOMEM;
-	it->encoding = value_encoding(elem);
-	it->format = kind_format(t.kind);
-	it->array_flags = (f->flags & TEP_FIELD_IS_DYNAMIC) ?
-			  EH_ENC_VARRAY_FLAG : EH_ENC_CARRAY_FLAG;
-	it->array_count = (uint16_t)n;
-	it->element_size = (uint8_t)elem;
 	it->value = p;
 	it->value_size = (uint32_t)(n * elem);
 	for (i = 0; i < n; i++) {
-		it = add(en, EHD_STATE_VALUE, f, swap);
+		it = add_array_item(en, EHD_STATE_VALUE, f, swap, &t, elem, n);
 		if (!it)
 			return -ENOMEM;
-		it->encoding = value_encoding(elem);
-		it->format = kind_format(t.kind);
-		it->array_flags = (f->flags & TEP_FIELD_IS_DYNAMIC) ?
-				  EH_ENC_VARRAY_FLAG : EH_ENC_CARRAY_FLAG;
 		it->array_index = (uint16_t)i;
-		it->array_count = (uint16_t)n;
-		it->element_size = (uint8_t)elem;
 		it->value = p + i * elem;
 		it->value_size = elem;
 	}
-	it = add(en, EHD_STATE_ARRAY_END, f, swap);
-	if (!it)
-		return -ENOMEM;
-	it->encoding = value_encoding(elem);
-	it->format = kind_format(t.kind);
-	it->array_count = (uint16_t)n;
-	return 0;
+	it = add_array_item(en, EHD_STATE_ARRAY_END, f, swap, &t, elem, n);
+	return it ? 0 : -ENOMEM;
 }
 
 static int add_fields(struct ehd_enum *en, struct tep_format_field *f,

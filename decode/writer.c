@@ -204,28 +204,19 @@ static void json_context(const struct ehd_event *ev,
 static int render(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	struct ehd__json_context ctx;
-	struct ehd_buf name = EHD_BUF_INIT;
 	int err;
 
 	if (w->format == EHD_OUT_TEXT)
 		return ehd__text_event(&w->out, ev, w->en,
 				       w->flags & EHD_WRITER_FIELD_TAGS);
 	json_context(ev, &ctx);
-	if (ehd_enum_event(w->en)) {
+	if (ehd_enum_event(w->en))
 		err = ehd__json_event(&w->out, w->en, &ctx, w->jflags, w->meta);
-	} else {
-		if (ev->provider_len) {
-			ehd__buf_put(&name, ev->provider, ev->provider_len);
-			ehd__buf_putc(&name, ':');
-		}
-		ehd__buf_put(&name, ev->name, ev->name_len);
-		err = name.err;
-		if (!err)
-			err = ehd__json_tracefs_event(&w->out, name.p ? name.p : "",
-						      name.len, w->en, &ctx,
-						      w->jflags, w->meta);
-		ehd__buf_free(&name);
-	}
+	else
+		err = ehd__json_tracefs_event(&w->out, ev->provider,
+					      ev->provider_len, ev->name,
+					      ev->name_len, w->en, &ctx,
+					      w->jflags, w->meta);
 	if (!err && w->format == EHD_OUT_JSONL)
 		ehd__buf_putc(&w->out, '\n');
 	return err;
