@@ -1,30 +1,27 @@
 #!/bin/bash
 # demo-guest.sh BUILDDIR - the demo proper, as root on a kernel with
-# user_events: start the hello example (it registers its tracepoint and
-# waits), enable the tracepoint in tracefs, and print what the kernel
-# recorded.
+# user_events: record the hello example with perf and decode the recording
+# with ehdecode, as text and as JSON.
+#
+# perf needs the tracepoint to exist when it starts, before hello registers
+# it, so it is made first through tracefs' dynamic_events with the fields
+# of every EventHeader tracepoint (what a pre-registration does); hello's
+# own registration then shares it.
 set -euo pipefail
 build=$1
 t=/sys/kernel/tracing
 tp=EhExample_Hello_L4K1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/eh-demo.XXXXXX")
+trap 'echo "!u:$tp" >>"$t/dynamic_events" 2>/dev/null || true; rm -rf "$dir"' EXIT
 
-echo 0 >"$t/trace"
-"$build/examples/hello" -w 3 &
-pid=$!
-for _ in $(seq 100); do
-	[ -d "$t/events/user_events/$tp" ] && break
-	sleep 0.05
-done
-echo "demo: hello (pid $pid) registered user_events:$tp:"
-sed 's/^/  /' "$t/events/user_events/$tp/format"
-echo 1 >"$t/events/user_events/$tp/enable"
-wait "$pid"
-# Read before disabling: once disabled, the kernel deletes the event (its
-# program has exited) and the records can no longer be shown by name.
-echo "demo: what the kernel recorded (tracefs shows the EventHeader header"
-echo "demo: fields; the event name and payload follow them in each record):"
-grep "$tp" "$t/trace" | sed 's/^ */  /' || true
-n=$(grep -c "$tp" "$t/trace" || true)
-echo 0 >"$t/events/user_events/$tp/enable" 2>/dev/null || true
-echo "demo: $n events recorded (expected 4)"
+echo "u:$tp u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level" \
+	>>"$t/dynamic_events"
+echo "demo: perf record -k monotonic -e user_events:$tp -- examples/hello 3"
+perf record -q -k monotonic -e "user_events:$tp" -o "$dir/perf.data" -- "$build/examples/hello" 3
+echo "demo: ehdecode -F text perf.data"
+"$build/tools/ehdecode" -F text "$dir/perf.data" | sed 's/^/  /'
+echo "demo: ehdecode -F jsonl --meta all perf.data (the first event)"
+"$build/tools/ehdecode" -F jsonl --meta all "$dir/perf.data" | head -n 1 | sed 's/^/  /'
+n=$("$build/tools/ehdecode" -F jsonl "$dir/perf.data" | grep -c '"n":"EhExample_Hello:' || true)
+echo "demo: $n events decoded (expected 4)"
 [ "$n" = 4 ]

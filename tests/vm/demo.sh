@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # demo.sh - the README's demo keeps working: runs scripts/demo-guest.sh (the
-# hello example, its tracepoint enabled through tracefs, the kernel's
-# records counted) in the test VM. Skips (77) without a kernel, except in CI.
+# hello example recorded by perf, the recording decoded by ehdecode, the
+# events counted) in the test VM. Skips (77) without a kernel, except in CI.
 set -u -o pipefail
 
 # shellcheck source=tests/vm/lib.sh
@@ -11,5 +11,7 @@ set -u -o pipefail
 vm_require
 
 build=${EH_BUILDDIR:-$PWD}
-[ -x "$build/examples/hello" ] || { echo "ERROR: $build/examples/hello is missing"; exit 99; }
+for f in examples/hello tools/ehdecode; do
+	[ -x "$build/$f" ] || { echo "ERROR: $build/$f is missing"; exit 99; }
+done
 vm_run -t 120 -- /bin/bash "$vm_srcdir/../../scripts/demo-guest.sh" "$build"
