@@ -36,28 +36,13 @@ int ehd__buf_reserve(struct ehd_buf *b, size_t extra)
 	return 0;
 }
 
-void ehd__buf_put(struct ehd_buf *b, const void *p, size_t n)
+void ehd__buf_put_slow(struct ehd_buf *b, const void *p, size_t n)
 {
 	if (!n || ehd__buf_reserve(b, n))
 		return;
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 	b->p[b->len] = 0;
-}
-
-void ehd__buf_putc(struct ehd_buf *b, char c)
-{
-	if (b->len + 1 < b->cap && !b->err) {
-		b->p[b->len++] = c;
-		b->p[b->len] = 0;
-		return;
-	}
-	ehd__buf_put(b, &c, 1);
-}
-
-void ehd__buf_puts(struct ehd_buf *b, const char *s)
-{
-	ehd__buf_put(b, s, strlen(s));
 }
 
 void ehd__buf_vprintf(struct ehd_buf *b, const char *fmt, va_list ap)

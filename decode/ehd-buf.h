@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct ehd_buf {
 	char *p;	/* NUL-terminated when len > 0 or after ehd__buf_cstr */
@@ -22,9 +23,34 @@ struct ehd_buf {
 #define EHD_BUF_INIT { NULL, 0, 0, 0 }
 
 int ehd__buf_reserve(struct ehd_buf *b, size_t extra);
-void ehd__buf_put(struct ehd_buf *b, const void *p, size_t n);
-void ehd__buf_putc(struct ehd_buf *b, char c);
-void ehd__buf_puts(struct ehd_buf *b, const char *s);
+void ehd__buf_put_slow(struct ehd_buf *b, const void *p, size_t n);
+
+/* Appending is inline while there is room (the common case). */
+static inline void ehd__buf_put(struct ehd_buf *b, const void *p, size_t n)
+{
+	if (b->len + n < b->cap && !b->err) {
+		memcpy(b->p + b->len, p, n);
+		b->len += n;
+		b->p[b->len] = 0;
+		return;
+	}
+	ehd__buf_put_slow(b, p, n);
+}
+
+static inline void ehd__buf_putc(struct ehd_buf *b, char c)
+{
+	if (b->len + 1 < b->cap && !b->err) {
+		b->p[b->len++] = c;
+		b->p[b->len] = 0;
+		return;
+	}
+	ehd__buf_put_slow(b, &c, 1);
+}
+
+static inline void ehd__buf_puts(struct ehd_buf *b, const char *s)
+{
+	ehd__buf_put(b, s, strlen(s));
+}
 void ehd__buf_printf(struct ehd_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ehd__buf_vprintf(struct ehd_buf *b, const char *fmt, va_list ap);

@@ -19,7 +19,7 @@ EHD_API int ehd_event_fields(const struct ehd_event *ev, struct ehd_enum *en,
 	case EHD_EVENT_RAW:
 		return ehd__tracefs_fields(en, ev->kind == EHD_EVENT_TRACEFS ?
 						       ev->tep_event : NULL,
-					   ev->data, ev->size, ev->long_size,
+					   ev->internal, ev->data, ev->size, ev->long_size,
 					   ev->big_endian,
 					   !!(flags & EHD_FIELDS_COMMON));
 	default:

@@ -259,22 +259,18 @@ struct writer {
 
 static void sep(struct writer *w)
 {
-	int space = w->flags & EHD__JF_SPACE;
-
-	if (w->first[w->depth])
-		ehd__buf_puts(w->b, space ? " " : "");
-	else
-		ehd__buf_puts(w->b, space ? ", " : ",");
+	if (!w->first[w->depth])
+		ehd__buf_putc(w->b, ',');
+	if (w->flags & EHD__JF_SPACE)
+		ehd__buf_putc(w->b, ' ');
 	w->first[w->depth] = 0;
 }
 
 static void key(struct writer *w, const char *name, size_t len, uint16_t tag)
 {
-	ehd__buf_putc(w->b, '"');
-	ehd__json_escape(w->b, name, len);
-	if (tag && (w->flags & EHD__JF_FIELD_TAGS))
-		ehd__buf_printf(w->b, ";tag=0x%X", tag);
-	ehd__buf_puts(w->b, w->flags & EHD__JF_SPACE ? "\": " : "\":");
+	ehd__json_key(w->b, name, len,
+		      (w->flags & EHD__JF_FIELD_TAGS) ? tag : 0,
+		      w->flags & EHD__JF_SPACE);
 }
 
 static void field_key(struct writer *w, const struct ehd_item *it)
@@ -303,14 +299,32 @@ static void put_hex_meta(struct writer *w, const char *name, uint64_t v)
 {
 	sep(w);
 	key(w, name, strlen(name), 0);
-	ehd__buf_printf(w->b, "\"0x%llX\"", (unsigned long long)v);
+	ehd__json_hex(w->b, v, 8, EHD__JSON);
 }
 
 static void put_int_meta(struct writer *w, const char *name, long long v)
 {
 	sep(w);
 	key(w, name, strlen(name), 0);
-	ehd__buf_printf(w->b, "%lld", v);
+	ehd__json_i64(w->b, v);
+}
+
+/* The date and time of second @t, from @c when it was the last one. */
+static void put_time(struct ehd_buf *b, int64_t t,
+		     struct ehd__json_time_cache *c)
+{
+	size_t at = b->len;
+
+	if (c && c->sec == t) {
+		ehd__buf_put(b, c->text, c->len);
+		return;
+	}
+	ehd__json_time(b, t, 0);
+	if (c && b->len - at < sizeof(c->text) && !b->err) {
+		c->sec = t;
+		c->len = b->len - at;
+		memcpy(c->text, b->p + at, c->len);
+	}
 }
 
 static void put_meta(struct writer *w, const struct ehd_event_info *info,
@@ -326,13 +340,16 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		key(w, "time", 4, 0);
 		if (ctx->time_utc) {
 			ehd__buf_putc(w->b, '"');
-			ehd__json_time(w->b, (int64_t)(ctx->time / 1000000000), 0);
-			ehd__buf_printf(w->b, ".%09lluZ\"",
-					(unsigned long long)(ctx->time % 1000000000));
-		} else
-			ehd__buf_printf(w->b, "%llu.%09llu",
-					(unsigned long long)(ctx->time / 1000000000),
-					(unsigned long long)(ctx->time % 1000000000));
+			put_time(w->b, (int64_t)(ctx->time / 1000000000),
+				 ctx->cache);
+			ehd__json_nanoseconds(w->b,
+					      (uint32_t)(ctx->time % 1000000000));
+			ehd__buf_put(w->b, "Z\"", 2);
+		} else {
+			ehd__json_u64(w->b, ctx->time / 1000000000);
+			ehd__json_nanoseconds(w->b,
+					      (uint32_t)(ctx->time % 1000000000));
+		}
 	}
 	if (ctx && ctx->has_cpu && (meta & EHD_META_CPU))
 		put_int_meta(w, "cpu", ctx->cpu);

@@ -28,7 +28,14 @@
  * Where and when an event happened, when known (perf samples); NULL for
  * events without context (interceptor records).
  */
+struct ehd__json_time_cache {
+	int64_t sec;		/* the second of @text, or INT64_MIN */
+	char text[32];		/* its "yyyy-mm-ddThh:mm:ss" */
+	size_t len;
+};
+
 struct ehd__json_context {
+	struct ehd__json_time_cache *cache;	/* NULL: none */
 	unsigned int has_time : 1, has_cpu : 1, has_pid : 1, time_utc : 1;
 	uint64_t time;		/* ns: since 1970 if time_utc, else raw */
 	uint32_t cpu;

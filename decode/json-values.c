@@ -34,6 +34,33 @@ static void wr_end(struct ehd_buf *b, char *w)
 	b->p[b->len] = 0;
 }
 
+/* @v as exactly @n decimal digits (leading zeros), at @w; returns the end. */
+static char *put_digits(char *w, unsigned int v, int n)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		w[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return w + n;
+}
+
+/**
+ * ehd__json_nanoseconds() - append ".nnnnnnnnn" (9 digits)
+ * @b: buffer
+ * @ns: 0..999999999
+ */
+void ehd__json_nanoseconds(struct ehd_buf *b, uint32_t ns)
+{
+	char *w = wr_begin(b, 10);
+
+	if (!w)
+		return;
+	*w++ = '.';
+	wr_end(b, put_digits(w, ns, 9));
+}
+
 /* Room for @n input units of at most @per output bytes each, plus @extra. */
 static size_t room(size_t n, size_t per, size_t extra)
 {
@@ -189,6 +216,45 @@ void ehd__json_string(struct ehd_buf *b, const char *s, size_t len)
  * Like ehd__json_string() without the quotes, for building one JSON string
  * out of several pieces.
  */
+/**
+ * ehd__json_key() - append a member name and its colon
+ * @b:     buffer
+ * @name:  the name (escaped as needed)
+ * @len:   its length
+ * @tag:   a field tag to show as ";tag=0xN" (0: none)
+ * @space: a space after the colon
+ */
+void ehd__json_key(struct ehd_buf *b, const char *name, size_t len,
+		   uint16_t tag, bool space)
+{
+	char *w = wr_begin(b, room(len, 6, 20));
+	size_t i;
+
+	if (!w)
+		return;
+	*w++ = '"';
+	for (i = 0; i < len; i++)
+		w = put_ascii(w, (unsigned char)name[i], true);
+	if (tag) {
+		char tmp[4];
+		int n = 0;
+
+		memcpy(w, ";tag=0x", 7);
+		w += 7;
+		do {
+			tmp[n++] = hex_upper[tag & 0xf];
+			tag >>= 4;
+		} while (tag);
+		while (n)
+			*w++ = tmp[--n];
+	}
+	*w++ = '"';
+	*w++ = ':';
+	if (space)
+		*w++ = ' ';
+	wr_end(b, w);
+}
+
 void ehd__json_escape(struct ehd_buf *b, const char *s, size_t len)
 {
 	char *w = wr_begin(b, room(len, 6, 0));
@@ -713,6 +779,30 @@ void ehd__json_time(struct ehd_buf *b, int64_t t, unsigned int flags)
 
 	if (y - 1900 < INT_MIN || y - 1900 > INT_MAX) {
 		ehd__buf_printf(b, "%sTIME(%" PRId64 ")%s", q, t, q);
+		return;
+	}
+	if (y >= 0 && y <= 9999) {
+		/* The common case, without printf: it is on every event. */
+		char *w = wr_begin(b, 21);
+
+		if (!w)
+			return;
+		if (*q)
+			*w++ = '"';
+		w = put_digits(w, (unsigned int)y, 4);
+		*w++ = '-';
+		w = put_digits(w, m, 2);
+		*w++ = '-';
+		w = put_digits(w, d, 2);
+		*w++ = 'T';
+		w = put_digits(w, (unsigned int)(sod / 3600), 2);
+		*w++ = ':';
+		w = put_digits(w, (unsigned int)(sod / 60 % 60), 2);
+		*w++ = ':';
+		w = put_digits(w, (unsigned int)(sod % 60), 2);
+		if (*q)
+			*w++ = '"';
+		wr_end(b, w);
 		return;
 	}
 	ehd__buf_printf(b, "%s%04d-%02u-%02uT%02u:%02u:%02u%s", q,

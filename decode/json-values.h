@@ -51,6 +51,8 @@
 
 void ehd__json_string(struct ehd_buf *b, const char *s, size_t len);
 void ehd__json_escape(struct ehd_buf *b, const char *s, size_t len);
+void ehd__json_key(struct ehd_buf *b, const char *name, size_t len,
+		   uint16_t tag, bool space);
 void ehd__json_char(struct ehd_buf *b, uint32_t cp, unsigned int flags);
 void ehd__json_latin1(struct ehd_buf *b, const void *p, size_t size,
 		      unsigned int flags);
@@ -73,6 +75,7 @@ void ehd__json_bool(struct ehd_buf *b, int32_t v);
 void ehd__json_errno(struct ehd_buf *b, int32_t v, unsigned int flags);
 const char *ehd__errno_name(int32_t v);
 void ehd__json_time(struct ehd_buf *b, int64_t t, unsigned int flags);
+void ehd__json_nanoseconds(struct ehd_buf *b, uint32_t ns);
 void ehd__json_float(struct ehd_buf *b, float v, unsigned int flags);
 void ehd__json_double(struct ehd_buf *b, double v, unsigned int flags);
 

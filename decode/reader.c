@@ -20,6 +20,7 @@
 #include "ehd-buf.h"
 #include "ehd-bytes.h"
 #include "perf-file.h"
+#include "tracefs-fields.h"
 
 /* Most record bytes held for sorting one round. */
 #define SORT_BYTES_MAX (64u << 20)
@@ -46,10 +47,18 @@ struct ehd_reader {
 	/* sorting */
 	struct ehd_buf arena;	/* copies of held records, 8-byte aligned */
 	struct held *held;
-	size_t nheld, held_cap, next_held;
+	size_t nheld, held_cap, next_held, drain_end;
 	uint64_t seq;
+	uint64_t max_time;	/* latest time held so far */
+	uint64_t round_limit;	/* latest time before the previous round */
+	bool have_limit;
+	struct ehd_buf spare;	/* the next arena, when compacting */
 	bool draining;		/* giving out the held records */
 	bool at_end;		/* the input has ended */
+
+	/* field kinds per classic tracepoint, worked out once */
+	struct ehd__tracefs_types **types;
+	size_t ntypes;
 
 	struct ehd_event ev;
 	struct ehd__perf_sample sample;
@@ -117,7 +126,11 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 		close(r->fd);
 	ehd_enum_free(r->en);
 	ehd__buf_free(&r->arena);
+	ehd__buf_free(&r->spare);
 	free(r->held);
+	while (r->ntypes)
+		free(r->types[--r->ntypes]);
+	free(r->types);
 	free(r->name);
 	free(r);
 }
@@ -271,6 +284,28 @@ static void eventheader_identity(struct ehd_event *ev,
 	ev->related_id = info->related_id;
 }
 
+/* The field kinds of @event (NULL when out of memory: deduced each time). */
+static const struct ehd__tracefs_types *types_of(struct ehd_reader *r,
+						 struct tep_event *event,
+						 int long_size)
+{
+	struct ehd__tracefs_types *ty, **v;
+	size_t i;
+
+	for (i = r->ntypes; i-- > 0;)
+		if (ehd__tracefs_types_event(r->types[i]) == event)
+			return r->types[i];
+	ty = ehd__tracefs_types_new(event, long_size);
+	v = ty ? realloc(r->types, (r->ntypes + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(ty);
+		return NULL;
+	}
+	r->types = v;
+	r->types[r->ntypes++] = ty;
+	return ty;
+}
+
 static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 			 uint64_t offset)
 {
@@ -333,6 +368,8 @@ static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 		ev->decode_reason = ehd_enum_error(r->en, &ev->decode_offset);
 	}
 	ev->kind = d->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+	if (d->tep_event)
+		ev->internal = types_of(r, d->tep_event, ev->long_size);
 	split_name(ev, d->name ? d->name : "");
 }
 
@@ -402,6 +439,8 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	}
 	h = &r->held[r->nheld++];
 	h->time = rec->sample.time;
+	if (h->time > r->max_time)
+		r->max_time = h->time;
 	h->seq = r->seq++;
 	h->offset = rec->offset;
 	h->at = r->arena.len;
@@ -413,24 +452,59 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	return 0;
 }
 
-static void start_drain(struct ehd_reader *r)
+/*
+ * Give out the held samples up to time @limit (all with @all), in time
+ * order; the others stay held. perf's own rule: at the end of a round,
+ * what was recorded before the previous round's end is complete.
+ */
+static void start_drain(struct ehd_reader *r, bool all, uint64_t limit)
 {
+	size_t n = r->nheld;
+
 	qsort(r->held, r->nheld, sizeof(*r->held), cmp_held);
+	if (!all)
+		while (n > 0 && r->held[n - 1].time > limit)
+			n--;
 	r->next_held = 0;
+	r->drain_end = n;
 	r->draining = true;
 }
 
-/* The next held sample, or 0 when all are out. */
+/* Keep the samples not given out: at the front, in a compacted arena. */
+static int keep_rest(struct ehd_reader *r)
+{
+	size_t i, k = 0;
+	struct ehd_buf t;
+
+	r->spare.len = 0;
+	for (i = r->drain_end; i < r->nheld; i++) {
+		struct held h = r->held[i];
+		const uint8_t *rec = (const uint8_t *)r->arena.p + h.at;
+		size_t size = (size_t)ehd__load_uint(rec + 6, 2,
+				ehd__perf_session(r->perf)->big_endian);
+
+		h.at = r->spare.len;
+		ehd__buf_put(&r->spare, rec, (size + 7) & ~(size_t)7);
+		r->held[k++] = h;
+	}
+	if (r->spare.err)
+		return fail(r, -ENOMEM, 0, "out of memory");
+	t = r->arena;
+	r->arena = r->spare;
+	r->spare = t;
+	r->nheld = k;
+	return 0;
+}
+
+/* The next held sample, or 0 when all those due are out. */
 static int drain(struct ehd_reader *r)
 {
 	const struct held *h;
 	int err;
 
-	if (r->next_held == r->nheld) {
+	if (r->next_held == r->drain_end) {
 		r->draining = false;
-		r->nheld = 0;
-		r->arena.len = 0;
-		return 0;
+		return keep_rest(r);
 	}
 	h = &r->held[r->next_held++];
 	err = ehd__perf_parse_sample(r->perf, r->arena.p + h->at, h->offset,
@@ -439,6 +513,15 @@ static int drain(struct ehd_reader *r)
 		return perf_fail(r, err);
 	sample_event(r, &r->sample, h->offset);
 	return 1;
+}
+
+/* A FINISHED_ROUND record: give out what is complete. */
+static void end_round(struct ehd_reader *r)
+{
+	if (r->nheld && r->have_limit)
+		start_drain(r, false, r->round_limit);
+	r->round_limit = r->max_time;
+	r->have_limit = true;
 }
 
 static int perf_next(struct ehd_reader *r)
@@ -461,7 +544,7 @@ static int perf_next(struct ehd_reader *r)
 		if (!ret) {
 			r->at_end = true;
 			if (r->nheld)
-				start_drain(r);
+				start_drain(r, true, 0);
 			continue;
 		}
 		r->stats.records++;
@@ -471,8 +554,7 @@ static int perf_next(struct ehd_reader *r)
 			continue;
 		}
 		if (sort && rec->type == EHD__PERF_RECORD_FINISHED_ROUND) {
-			if (r->nheld)
-				start_drain(r);
+			end_round(r);
 			continue;
 		}
 		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
@@ -486,7 +568,7 @@ static int perf_next(struct ehd_reader *r)
 			return ret;
 		if (r->arena.len >= SORT_BYTES_MAX) {
 			r->stats.early_flushes++;
-			start_drain(r);
+			start_drain(r, true, 0);
 		}
 	}
 }

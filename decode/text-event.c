@@ -2,6 +2,7 @@
 /*
  * text-event.c - events as lines of text
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "json-event.h"
@@ -16,10 +17,11 @@ void ehd__text_time(struct ehd_buf *b, const struct ehd_event *ev)
 		ehd__buf_putc(b, '-');
 	} else if (ev->context & EHD_CTX_TIME_UTC) {
 		ehd__json_time(b, (int64_t)s, 0);
-		ehd__buf_printf(b, ".%09lluZ", (unsigned long long)ns);
+		ehd__json_nanoseconds(b, (uint32_t)ns);
+		ehd__buf_putc(b, 'Z');
 	} else {
-		ehd__buf_printf(b, "%llu.%09llu", (unsigned long long)s,
-				(unsigned long long)ns);
+		ehd__json_u64(b, s);
+		ehd__json_nanoseconds(b, (uint32_t)ns);
 	}
 }
 
@@ -65,24 +67,31 @@ static int fields(struct ehd_buf *b, struct ehd_enum *en,
 	return st;
 }
 
+/* " name=v" when @v is not 0, in decimal or "0x%X". */
+static void number(struct ehd_buf *b, const char *name, uint64_t v, bool hex)
+{
+	if (!v)
+		return;
+	ehd__buf_putc(b, ' ');
+	ehd__buf_puts(b, name);
+	ehd__buf_putc(b, '=');
+	if (hex)
+		ehd__json_hex(b, v, 8, 0);
+	else
+		ehd__json_u64(b, v);
+}
+
 static void identity(struct ehd_buf *b, const struct ehd_event *ev)
 {
 	size_t start = b->len;
 
 	ehd__buf_puts(b, " |");
-	if (ev->level)
-		ehd__buf_printf(b, " level=%u", ev->level);
-	if (ev->keyword)
-		ehd__buf_printf(b, " keyword=0x%llX",
-				(unsigned long long)ev->keyword);
-	if (ev->id)
-		ehd__buf_printf(b, " id=%u", ev->id);
-	if (ev->version)
-		ehd__buf_printf(b, " version=%u", ev->version);
-	if (ev->opcode)
-		ehd__buf_printf(b, " opcode=%u", ev->opcode);
-	if (ev->tag)
-		ehd__buf_printf(b, " tag=0x%X", ev->tag);
+	number(b, "level", ev->level, false);
+	number(b, "keyword", ev->keyword, true);
+	number(b, "id", ev->id, false);
+	number(b, "version", ev->version, false);
+	number(b, "opcode", ev->opcode, false);
+	number(b, "tag", ev->tag, true);
 	if (ev->activity_id) {
 		ehd__buf_puts(b, " activity=");
 		ehd__json_uuid(b, ev->activity_id, 0);
@@ -102,10 +111,17 @@ int ehd__text_event(struct ehd_buf *b, const struct ehd_event *ev,
 	int st;
 
 	ehd__text_time(b, ev);
-	if (ev->context & EHD_CTX_CPU)
-		ehd__buf_printf(b, " [%03u]", ev->cpu);
-	if (ev->context & EHD_CTX_PID)
-		ehd__buf_printf(b, " %u/%u", ev->pid, ev->tid);
+	if (ev->context & EHD_CTX_CPU) {
+		ehd__buf_puts(b, ev->cpu < 10 ? " [00" : ev->cpu < 100 ? " [0" : " [");
+		ehd__json_u64(b, ev->cpu);
+		ehd__buf_putc(b, ']');
+	}
+	if (ev->context & EHD_CTX_PID) {
+		ehd__buf_putc(b, ' ');
+		ehd__json_u64(b, ev->pid);
+		ehd__buf_putc(b, '/');
+		ehd__json_u64(b, ev->tid);
+	}
 	ehd__buf_putc(b, ' ');
 	if (ev->provider_len) {
 		ehd__buf_put(b, ev->provider, ev->provider_len);

@@ -21,6 +21,7 @@
  * (one string) and of unknown bytes (one hex blob).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
 
@@ -256,10 +257,9 @@ static int add_blob(struct ehd_enum *en, const struct tep_format_field *f,
 }
 
 static int add_field(struct ehd_enum *en, const struct tep_format_field *f,
-		     const uint8_t *raw, size_t size, int long_size, int big)
+		     struct ftype t, const uint8_t *raw, size_t size, int big)
 {
 	int swap = big != ehd__host_big();
-	struct ftype t = deduce(f, long_size);
 	struct ehd_item *it;
 	const uint8_t *p;
 	size_t len, i, n;
@@ -318,20 +318,68 @@ static int add_field(struct ehd_enum *en, const struct tep_format_field *f,
 	return it ? 0 : -ENOMEM;
 }
 
+/* The kinds of a format's fields, common ones first, deduced once. */
+struct ehd__tracefs_types {
+	const struct tep_event *event;
+	int long_size;
+	size_t count;
+	struct ftype t[];
+};
+
+static size_t count_fields(const struct tep_format_field *f)
+{
+	size_t n = 0;
+
+	for (; f; f = f->next)
+		n++;
+	return n;
+}
+
+struct ehd__tracefs_types *ehd__tracefs_types_new(struct tep_event *event,
+						  int long_size)
+{
+	size_t nc = count_fields(event->format.common_fields);
+	size_t n = nc + count_fields(event->format.fields), i = 0;
+	struct ehd__tracefs_types *ty;
+	struct tep_format_field *f;
+
+	ty = malloc(sizeof(*ty) + n * sizeof(ty->t[0]));
+	if (!ty)
+		return NULL;
+	ty->event = event;
+	ty->long_size = long_size;
+	ty->count = n;
+	for (f = event->format.common_fields; f; f = f->next)
+		ty->t[i++] = deduce(f, long_size);
+	for (f = event->format.fields; f; f = f->next)
+		ty->t[i++] = deduce(f, long_size);
+	return ty;
+}
+
+const struct tep_event *
+ehd__tracefs_types_event(const struct ehd__tracefs_types *types)
+{
+	return types->event;
+}
+
 static int add_fields(struct ehd_enum *en, struct tep_format_field *f,
-		      const uint8_t *raw, size_t size, int long_size, int big)
+		      const struct ftype *t, const uint8_t *raw, size_t size,
+		      int long_size, int big)
 {
 	int err = 0;
 
 	for (; f && !err; f = f->next)
-		err = add_field(en, f, raw, size, long_size, big);
+		err = add_field(en, f, t ? *t++ : deduce(f, long_size), raw,
+				size, big);
 	return err;
 }
 
 int ehd__tracefs_fields(struct ehd_enum *en, struct tep_event *event,
+			const struct ehd__tracefs_types *types,
 			const void *raw, size_t size, int long_size, int big,
 			int common)
 {
+	const struct ftype *t = NULL;
 	int err = 0;
 
 	ehd__enum_begin_list(en, raw, size);
@@ -339,11 +387,15 @@ int ehd__tracefs_fields(struct ehd_enum *en, struct tep_event *event,
 		return add_blob(en, &raw_field, EH_ENC_BINARY_LENGTH16_CHAR8,
 				EH_FMT_HEX_BYTES, raw, size,
 				big != ehd__host_big());
+	if (types && types->event == event && types->long_size == long_size)
+		t = types->t;
 	if (common)
-		err = add_fields(en, event->format.common_fields, raw, size,
+		err = add_fields(en, event->format.common_fields, t, raw, size,
 				 long_size, big);
+	if (t)
+		t += count_fields(event->format.common_fields);
 	if (!err)
-		err = add_fields(en, event->format.fields, raw, size,
+		err = add_fields(en, event->format.fields, t, raw, size,
 				 long_size, big);
 	if (err)
 		ehd__enum_fail(en, err, 0, "out of memory");

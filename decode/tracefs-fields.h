@@ -11,12 +11,28 @@
 #include <ehdecode/enumerator.h>
 
 struct tep_event;
+struct ehd__tracefs_types;
+
+/*
+ * ehd__tracefs_types_new() - the kinds of @event's fields, deduced once
+ * (free with free(); valid while @event is)
+ *
+ * Return: the types, or NULL (out of memory).
+ */
+struct ehd__tracefs_types *ehd__tracefs_types_new(struct tep_event *event,
+						  int long_size);
+
+/* The event @types was made for. */
+const struct tep_event *
+ehd__tracefs_types_event(const struct ehd__tracefs_types *types);
 
 /*
  * ehd__tracefs_fields() - start @en on the fields of a classic record
  * @en: the enumerator (see enumerator-int.h)
  * @event: the tracepoint's format; NULL gives one "raw" field with all
  *	the bytes
+ * @types: from ehd__tracefs_types_new() for @event, or NULL to deduce
+ *	the kinds now
  * @raw: the record, common fields first
  * @size: its size
  * @long_size: size of a C long where it was recorded
@@ -26,6 +42,7 @@ struct tep_event;
  * Return: 0 or -ENOMEM.
  */
 int ehd__tracefs_fields(struct ehd_enum *en, struct tep_event *event,
+			const struct ehd__tracefs_types *types,
 			const void *raw, size_t size, int long_size, int big,
 			int common);
 

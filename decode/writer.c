@@ -27,6 +27,7 @@ struct ehd_writer {
 	unsigned int meta;
 	unsigned int jflags;	/* EHD__JF_* */
 	struct ehd_enum *en;
+	struct ehd__json_time_cache time_cache;
 	struct ehd_buf out;
 	bool in_source;
 	bool closed;
@@ -110,6 +111,7 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 		errno = ENOMEM;
 		return NULL;
 	}
+	w->time_cache.sec = INT64_MIN;
 	w->format = format;
 	w->fd = fd;
 	w->flags = flags;
@@ -186,10 +188,11 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	return flush(w, false);
 }
 
-static void json_context(const struct ehd_event *ev,
+static void json_context(struct ehd_writer *w, const struct ehd_event *ev,
 			 struct ehd__json_context *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->cache = &w->time_cache;
 	ctx->has_time = !!(ev->context & EHD_CTX_TIME);
 	ctx->time_utc = !!(ev->context & EHD_CTX_TIME_UTC);
 	ctx->has_cpu = !!(ev->context & EHD_CTX_CPU);
@@ -209,7 +212,7 @@ static int render(struct ehd_writer *w, const struct ehd_event *ev)
 	if (w->format == EHD_OUT_TEXT)
 		return ehd__text_event(&w->out, ev, w->en,
 				       w->flags & EHD_WRITER_FIELD_TAGS);
-	json_context(ev, &ctx);
+	json_context(w, ev, &ctx);
 	if (ehd_enum_event(w->en))
 		err = ehd__json_event(&w->out, w->en, &ctx, w->jflags, w->meta);
 	else

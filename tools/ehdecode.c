@@ -42,7 +42,7 @@ static void usage(FILE *f)
 "                       flags common, or default (n..relatedActivity), all,\n"
 "                       none; \"common\" adds the common_* fields of\n"
 "                       classic tracepoints\n"
-"  -s, --sort=ORDER     time  order by time within each perf round (default)\n"
+"  -s, --sort=ORDER     time  time order, as perf sorts it (by rounds) (default)\n"
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
 "  -h, --help           show this help and exit\n"

@@ -376,7 +376,11 @@ static void pm_lost(struct wr *x, uint64_t lost, bool samples)
 	rec_end(x, at);
 }
 
-/* 30 10 20 | 5 40 | 3 (no round at the end) */
+/*
+ * 30 10 20 | 5 40 | 3 (no round at the end). In time order: at the
+ * first round's end nothing is known complete; at the second, all up to
+ * 30 (the latest time before the first round's end); then the rest.
+ */
 static void make_rounds(struct wr *x)
 {
 	pm_header(x);
@@ -426,7 +430,7 @@ static void check_order(int fd, unsigned int flags, const uint64_t *want,
 
 static void test_perf_rounds(void **state)
 {
-	static const uint64_t sorted[] = { 10, 20, 30, 5, 40, 3 };
+	static const uint64_t sorted[] = { 5, 10, 20, 30, 3, 40 };
 	static const uint64_t file[] = { 30, 10, 20, 5, 40, 3 };
 	struct wr x = { .be = false };
 	int fd;
@@ -444,7 +448,7 @@ static void test_perf_rounds(void **state)
  * known and must not be lost. */
 static void test_perf_stdin_pipe(void **state)
 {
-	static const uint64_t sorted[] = { 10, 20, 30, 5, 40, 3 };
+	static const uint64_t sorted[] = { 5, 10, 20, 30, 3, 40 };
 	struct wr x = { .be = false };
 	int p[2];
 

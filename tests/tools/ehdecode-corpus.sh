@@ -57,11 +57,24 @@ same "$f: json document equals the reference's" "$tmp/doc.want" "$tmp/doc.got"
 cat "$dir/pipe.data" | "$ehdecode" -F jsonl --sort file - >"$tmp/stdin.got"
 same "pipe.data from standard input" "$tmp/pipe.data.want" "$tmp/stdin.got"
 
-# Time order holds the same events.
+# Time order holds the same events, in time order (the files are not:
+# their events come per CPU).
+inversions() {
+	grep -o '"time":"[^"]*"' "$1" | awk '$0 < prev { n++ } { prev = $0 } END { print n + 0 }'
+}
 for f in perf.data pipe.data; do
-	"$ehdecode" -F jsonl "$dir/$f" | sort >"$tmp/$f.time"
+	"$ehdecode" -F jsonl "$dir/$f" >"$tmp/$f.time"
+	sort "$tmp/$f.time" >"$tmp/$f.time.sorted"
 	sort "$tmp/$f.want" >"$tmp/$f.sorted"
-	same "$f: --sort time has the same events" "$tmp/$f.sorted" "$tmp/$f.time"
+	same "$f: --sort time has the same events" "$tmp/$f.sorted" "$tmp/$f.time.sorted"
+	a=$(inversions "$tmp/$f.want")
+	b=$(inversions "$tmp/$f.time")
+	if [ "$a" -gt 0 ] && [ "$b" -eq 0 ]; then
+		echo "ok: $f: --sort time is in time order (file order has $a inversions)"
+	else
+		echo "FAIL: $f: $b time inversions with --sort time, $a in file order"
+		fail=1
+	fi
 done
 
 # Text: one line per event.

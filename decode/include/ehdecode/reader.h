@@ -28,10 +28,9 @@
  * "-" reads standard input, which may be a pipe.
  *
  * Memory does not grow with the input: events are streamed; with
- * EHD_READER_SORT_TIME the events of one perf round (between two
- * FINISHED_ROUND records) are held to be sorted, up to a bound after which
- * the events held so far are given out sorted and counted in
- * ehd_reader_stats().early_flushes.
+ * EHD_READER_SORT_TIME the samples of the last rounds are held to be
+ * sorted, up to a bound (64 MiB of records) after which those held are
+ * given out sorted and counted in ehd_reader_stats().early_flushes.
  *
  * Errors are negative errnos: -EBADMSG damaged or truncated input,
  * -ENOTSUP input of a kind or version not supported, -EFBIG sizes beyond
@@ -52,8 +51,15 @@
 extern "C" {
 #endif
 
-/* ehd_reader_new() flags. */
-#define EHD_READER_SORT_TIME	0x1u	/* time order within perf rounds */
+/*
+ * ehd_reader_new() flags.
+ * EHD_READER_SORT_TIME: give perf samples out in time order, by perf's
+ *	own rule: at the end of a round (a FINISHED_ROUND record), the
+ *	samples up to the latest time seen before the previous round's end
+ *	are complete and go out sorted; the others wait (at most about two
+ *	rounds are held). Without rounds, the whole input is one round.
+ */
+#define EHD_READER_SORT_TIME	0x1u
 
 /* What ehd_reader_kind() says. */
 enum ehd_input_kind {
