@@ -1700,7 +1700,8 @@ static int do_open(struct ehd__perf_file *f, int fd, const char *name,
 	f->seekable = S_ISREG(st.st_mode) && !npre;
 	if (npre > RBUF_SIZE)
 		return fail(f, -EINVAL, 0, "too many bytes read ahead");
-	memcpy(f->rbuf, pre, npre);
+	if (npre)
+		memcpy(f->rbuf, pre, npre);
 	f->rlen = npre;
 	f->file_size = f->seekable ? (uint64_t)st.st_size : UINT64_MAX;
 	f->data_end = UINT64_MAX;
