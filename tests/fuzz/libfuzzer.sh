@@ -3,7 +3,8 @@
 #
 # libfuzzer.sh [SECONDS] - build the fuzz targets with clang's libFuzzer
 # (plus ASan and UBSan) and run each for SECONDS (default 60), starting
-# from the reference corpus records. Prints the executions run.
+# from the reference corpus (its records for fuzz-enumerator, its whole
+# files for fuzz-perf and fuzz-reader). Prints the executions run.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -34,18 +35,30 @@ while off + 4 <= len(d):
 PY
 fi
 
+# Build and run one target. A crash or sanitizer report is kept as
+# $out/<target>-crash-* (or leak-, oom-, timeout-), reported, and makes the
+# script fail once every target has run.
+failed=()
 run() {
-	local name=$1 seeds=$2
+	local name=$1 seeds=$2 rc=0 execs
 
 	"$cc" "${flags[@]}" "$src/tests/fuzz/$name.c" "${lib[@]}" "${libs[@]}" \
 		-o "$out/$name"
 	mkdir -p "$out/corpus-$name"
 	"$out/$name" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=4096 \
-		"$out/corpus-$name" "$seeds" 2>&1 | tee "$out/$name.log" |
-		grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' || true
-	grep -q 'stat::number_of_executed_units' "$out/$name.log" ||
+		-artifact_prefix="$out/$name-" "$out/corpus-$name" "$seeds" \
+		>"$out/$name.log" 2>&1 || rc=$?
+	grep -E 'ERROR|SUMMARY|runtime error' "$out/$name.log" | head -n 5 || true
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log" | tail -n 1)
+	if [ "$rc" -ne 0 ]; then
+		echo "libfuzzer: $name FAILED (exit $rc) after ${execs:-?} executions;" \
+			"input: $(ls "$out/$name-"* 2>/dev/null | tr '\n' ' ')log: $out/$name.log"
+		failed+=("$name")
+		return 0
+	fi
+	[ -n "$execs" ] ||
 		{ echo "libfuzzer: $name did not finish"; tail -n 30 "$out/$name.log"; exit 1; }
-	echo "libfuzzer: $name ran $secs s"
+	echo "libfuzzer: $name ran $secs s: $execs executions"
 }
 
 run fuzz-enumerator "$seeds"
@@ -55,4 +68,11 @@ for f in perf.data pipe.data; do
 	[ -r "$dir/$f" ] && cp "$dir/$f" "$out/seeds-perf/"
 done
 run fuzz-perf "$out/seeds-perf"
+# The public reader: the three corpus files whole, one of each kind.
+mkdir -p "$out/seeds-reader"
+for f in EventHeaderInterceptorLE64.dat perf.data pipe.data; do
+	[ -r "$dir/$f" ] && cp "$dir/$f" "$out/seeds-reader/"
+done
+run fuzz-reader "$out/seeds-reader"
 echo "libfuzzer: outputs in $out"
+[ ${#failed[@]} -eq 0 ] || { echo "libfuzzer: FAILED: ${failed[*]}"; exit 1; }

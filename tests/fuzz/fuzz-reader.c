@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz-reader.c - libFuzzer target: the public reader (ehd_reader_*) on
+ * arbitrary bytes, read from a memfd as a file (perf.data normal or pipe
+ * mode, compressed or not, or an interceptor capture: the kind comes from
+ * the first bytes), every event written to /dev/null by a writer and its
+ * fields walked with a fresh enumerator. Errors are fine; crashes,
+ * memory errors and undefined behaviour are not.
+ *
+ * The input is given to the reader unchanged. The options come from a
+ * checksum of it (the byte sum and the size), so that a single-byte
+ * mutation of a whole file also changes them: time sorting on or off,
+ * the output format (JSON, JSON lines, text), meta (default or all),
+ * writer flags and whether classic common_* fields are enumerated.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memfd_create(), when built without config.h */
+#endif
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <ehdecode/enumerator.h>
+#include <ehdecode/event.h>
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+#define MAX_EVENTS 100000
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* libtraceevent 1.7 leaks what it allocated for formats it then fails to
+ * parse: not ours to fix, so LeakSanitizer is told to ignore it. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
+/* Read every byte the library hands out, so ASan sees a bad pointer or
+ * length there and not only in the library's own use of it. */
+static volatile uint8_t sink;
+
+static void touch(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint8_t x = 0;
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < n; i++)
+		x ^= b[i];
+	sink ^= x;
+}
+
+static void touch_str(const char *s)
+{
+	if (s)
+		touch(s, strlen(s) + 1);
+}
+
+static void touch_info(const struct ehd_event_info *info)
+{
+	if (!info)
+		return;
+	touch(info->tracepoint, info->tracepoint_len);
+	touch_str(info->name);
+	touch(info->activity_id, 16);
+	touch(info->related_id, 16);
+}
+
+static void touch_trace_info(const struct ehd_trace_info *ti)
+{
+	if (!ti)
+		return;
+	touch_str(ti->hostname);
+	touch_str(ti->osrelease);
+	touch_str(ti->arch);
+	touch_str(ti->cpu_desc);
+	touch_str(ti->perf_version);
+	touch_str(ti->cmdline);
+}
+
+static void touch_event(const struct ehd_event *ev)
+{
+	touch(ev->provider, ev->provider_len);
+	touch(ev->name, ev->name_len);
+	touch(ev->tracepoint, ev->tracepoint_len);
+	touch_info(ev->eh);
+	touch(ev->activity_id, 16);
+	touch(ev->related_id, 16);
+	if (ev->context & EHD_CTX_CALLCHAIN)
+		touch(ev->callchain, ev->callchain_count * sizeof(uint64_t));
+	touch(ev->data, ev->size);
+	touch(ev->record, ev->record_size);
+	if (ev->decode_error)
+		touch_str(ev->decode_reason);
+}
+
+/* The fields of one event, with a new enumerator each time. */
+static void walk_fields(const struct ehd_event *ev, unsigned int flags)
+{
+	struct ehd_enum *en = ehd_enum_new();
+	uint64_t off;
+	int st;
+
+	if (!en)
+		return;
+	if (ehd_event_fields(ev, en, flags) == 0) {
+		touch_info(ehd_enum_event(en));
+		while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
+			const struct ehd_item *it = ehd_enum_item(en);
+
+			if (it) {
+				touch_str(it->name);
+				touch(it->value, it->value_size);
+			}
+		}
+		if (st == EHD_STATE_AFTER_LAST)
+			sink ^= (uint8_t)ehd_enum_trailing(en);
+		else
+			touch_str(ehd_enum_error(en, &off));
+	} else {
+		touch_str(ehd_enum_error(en, &off));
+	}
+	ehd_enum_free(en);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const int formats[] = { EHD_OUT_JSON, EHD_OUT_JSONL, EHD_OUT_TEXT };
+	static int devnull = -2;
+	struct ehd_reader_stats stats;
+	const struct ehd_event *ev;
+	struct ehd_reader *r;
+	struct ehd_writer *w;
+	uint32_t sel = (uint32_t)size;
+	unsigned int fields_flags;
+	size_t i, done;
+	uint64_t off;
+	int fd, err, n = 0;
+
+	if (devnull == -2)
+		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull < 0)
+		return 0;
+
+	for (i = 0; i < size; i++)
+		sel += data[i];
+	sel *= 0x9e3779b1u;
+	sel ^= sel >> 15;
+
+	fd = memfd_create("fuzz-reader", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	for (done = 0; done < size;) {
+		ssize_t k = write(fd, data + done, size - done);
+
+		if (k <= 0) {
+			close(fd);
+			return 0;
+		}
+		done += (size_t)k;
+	}
+
+	r = ehd_reader_new(sel & 1 ? EHD_READER_SORT_TIME : 0);
+	w = ehd_writer_new(formats[(sel >> 1) % 3], devnull,
+			   (sel >> 3) & (EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
+					 EHD_WRITER_BOM),
+			   (sel >> 6) & 1 ? EHD_META_ALL : EHD_META_DEFAULT);
+	fields_flags = (sel >> 7) & 1 ? EHD_FIELDS_COMMON : 0;
+	if (!r || !w)
+		goto out;
+
+	err = ehd_reader_open_fd(r, fd, "fuzz");
+	sink ^= (uint8_t)ehd_reader_kind(r);
+	touch_trace_info(ehd_reader_trace_info(r));
+	ehd_writer_begin(w, "fuzz");
+	while (!err && n++ < MAX_EVENTS && (err = ehd_reader_next(r, &ev)) > 0) {
+		touch_event(ev);
+		if (ehd_writer_event(w, ev) < 0)
+			touch_str(ehd_writer_error(w, &off));
+		walk_fields(ev, fields_flags);
+		if (!(n & 1023))
+			ehd_reader_stats(r, &stats);
+		err = 0;
+	}
+	if (err < 0)
+		touch_str(ehd_reader_error(r, &off));
+	ehd_writer_end(w);
+	ehd_writer_close(w);
+	touch_trace_info(ehd_reader_trace_info(r));
+	ehd_reader_stats(r, &stats);
+	sink ^= (uint8_t)(stats.events ^ stats.records ^ stats.lost ^
+			  stats.lost_records ^ stats.not_eventheader ^
+			  stats.unknown_id ^ stats.early_flushes);
+out:
+	ehd_writer_free(w);
+	ehd_reader_free(r);
+	close(fd);
+	return 0;
+}
