@@ -16,6 +16,12 @@
 
 void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size);
 
+/*
+ * Start @en on the event @from was started on (ehd_enum_start() succeeded),
+ * without checking its header, name and extensions again.
+ */
+void ehd__enum_start_as(struct ehd_enum *en, const struct ehd_enum *from);
+
 /* A zeroed item for @state (enum ehd_state), or NULL (out of memory). */
 struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state);
 

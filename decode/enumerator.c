@@ -44,6 +44,7 @@ struct ehd_enum {
 	int swap;
 	size_t meta_pos, meta_end;	/* offsets into data */
 	size_t pos;			/* payload read position */
+	size_t fields_meta, fields_pos;	/* meta_pos and pos after start() */
 	unsigned int step_limit;
 
 	/* the items found, then an optional error */
@@ -636,7 +637,20 @@ EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
 	reset(en, data, size, step_limit);
 	err = start(en, tracepoint ? tracepoint : "", tracepoint ? tracepoint_len : 0);
 	en->started = err ? NOT_STARTED : STARTED;
+	en->fields_meta = en->meta_pos;
+	en->fields_pos = en->pos;
 	return err;
+}
+
+void ehd__enum_start_as(struct ehd_enum *en, const struct ehd_enum *from)
+{
+	reset(en, from->data, from->size, from->step_limit);
+	en->info = from->info;
+	en->swap = from->swap;
+	en->meta_pos = en->fields_meta = from->fields_meta;
+	en->meta_end = from->meta_end;
+	en->pos = en->fields_pos = from->fields_pos;
+	en->started = STARTED;
 }
 
 /* The walk is done on first use, so identifying an event costs little. */

@@ -6,20 +6,29 @@
 
 #include <ehdecode/event.h>
 
+#include "enumerator-int.h"
+#include "event-int.h"
 #include "tracefs-fields.h"
 
 EHD_API int ehd_event_fields(const struct ehd_event *ev, struct ehd_enum *en,
 			     unsigned int flags)
 {
+	const struct ehd__event_internal *in = ev->internal;
+
 	switch (ev->kind) {
 	case EHD_EVENT_EVENTHEADER:
+		if (in && in->identified) {
+			ehd__enum_start_as(en, in->identified);
+			return 0;
+		}
 		return ehd_enum_start(en, ev->tracepoint, ev->tracepoint_len,
 				      ev->data, ev->size, 0);
 	case EHD_EVENT_TRACEFS:
 	case EHD_EVENT_RAW:
 		return ehd__tracefs_fields(en, ev->kind == EHD_EVENT_TRACEFS ?
 						       ev->tep_event : NULL,
-					   ev->internal, ev->data, ev->size, ev->long_size,
+					   in ? in->types : NULL, ev->data,
+					   ev->size, ev->long_size,
 					   ev->big_endian,
 					   !!(flags & EHD_FIELDS_COMMON));
 	default:

@@ -4,6 +4,7 @@
  * decoder does (see json-event.h for the shape, json-values.h for values)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "ehd-bytes.h"
@@ -259,18 +260,40 @@ struct writer {
 
 static void sep(struct writer *w)
 {
-	if (!w->first[w->depth])
+	bool first = w->first[w->depth];
+
+	w->first[w->depth] = 0;
+	if (w->flags & EHD__JF_TEXT) {
+		/* name=v name=v, [v,v], {name=v name=v}; a field of the
+		 * event itself follows what is before it with a space */
+		if (w->in_array[w->depth]) {
+			if (!first)
+				ehd__buf_putc(w->b, ',');
+		} else if (!first || !w->depth) {
+			ehd__buf_putc(w->b, ' ');
+		}
+		return;
+	}
+	if (!first)
 		ehd__buf_putc(w->b, ',');
 	if (w->flags & EHD__JF_SPACE)
 		ehd__buf_putc(w->b, ' ');
-	w->first[w->depth] = 0;
 }
 
 static void key(struct writer *w, const char *name, size_t len, uint16_t tag)
 {
-	ehd__json_key(w->b, name, len,
-		      (w->flags & EHD__JF_FIELD_TAGS) ? tag : 0,
-		      w->flags & EHD__JF_SPACE);
+	if (!(w->flags & EHD__JF_FIELD_TAGS))
+		tag = 0;
+	if (!(w->flags & EHD__JF_TEXT)) {
+		ehd__json_key(w->b, name, len, tag, w->flags & EHD__JF_SPACE);
+		return;
+	}
+	ehd__buf_put(w->b, name, len);
+	if (tag) {
+		ehd__buf_puts(w->b, ";tag=");
+		ehd__json_hex(w->b, tag, 8, 0);
+	}
+	ehd__buf_putc(w->b, '=');
 }
 
 static void field_key(struct writer *w, const struct ehd_item *it)
@@ -331,32 +354,34 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		     const struct ehd__json_context *ctx, unsigned int meta)
 {
 	const struct eh_header *h = info ? &info->header : NULL;
+	const struct ehd_event *ev = ctx ? ctx->ev : NULL;
+	unsigned int has = ev ? ev->context : 0;
 
 	sep(w);
 	key(w, "meta", 4, 0);
 	w_open(w, '{', 0);
-	if (ctx && ctx->has_time && (meta & EHD_META_TIME)) {
+	if ((has & EHD_CTX_TIME) && (meta & EHD_META_TIME)) {
 		sep(w);
 		key(w, "time", 4, 0);
-		if (ctx->time_utc) {
+		if (has & EHD_CTX_TIME_UTC) {
 			ehd__buf_putc(w->b, '"');
-			put_time(w->b, (int64_t)(ctx->time / 1000000000),
+			put_time(w->b, (int64_t)(ev->time / 1000000000),
 				 ctx->cache);
 			ehd__json_nanoseconds(w->b,
-					      (uint32_t)(ctx->time % 1000000000));
+					      (uint32_t)(ev->time % 1000000000));
 			ehd__buf_put(w->b, "Z\"", 2);
 		} else {
-			ehd__json_u64(w->b, ctx->time / 1000000000);
+			ehd__json_u64(w->b, ev->time / 1000000000);
 			ehd__json_nanoseconds(w->b,
-					      (uint32_t)(ctx->time % 1000000000));
+					      (uint32_t)(ev->time % 1000000000));
 		}
 	}
-	if (ctx && ctx->has_cpu && (meta & EHD_META_CPU))
-		put_int_meta(w, "cpu", ctx->cpu);
-	if (ctx && ctx->has_pid && (meta & EHD_META_PID))
-		put_int_meta(w, "pid", ctx->pid);
-	if (ctx && ctx->has_pid && (meta & EHD_META_TID))
-		put_int_meta(w, "tid", ctx->tid);
+	if ((has & EHD_CTX_CPU) && (meta & EHD_META_CPU))
+		put_int_meta(w, "cpu", ev->cpu);
+	if ((has & EHD_CTX_PID) && (meta & EHD_META_PID))
+		put_int_meta(w, "pid", ev->pid);
+	if ((has & EHD_CTX_PID) && (meta & EHD_META_TID))
+		put_int_meta(w, "tid", ev->tid);
 	if (!info) {
 		w_close(w, '}');
 		return;
@@ -404,7 +429,7 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 	w_close(w, '}');
 }
 
-/* The items of @en as JSON members; returns the enumerator's last state. */
+/* The items of @en as members; returns the enumerator's last state. */
 static int render_items(struct writer *w, struct ehd_enum *en)
 {
 	int st;
@@ -487,6 +512,17 @@ static int json_object(struct ehd_buf *b, struct ehd_enum *en,
 		ehd__buf_putc(b, ' ');
 	ehd__buf_putc(b, '}');
 	return b->err;
+}
+
+int ehd__fields(struct ehd_buf *b, struct ehd_enum *en, unsigned int flags)
+{
+	struct writer w;
+
+	memset(&w, 0, sizeof(w));
+	w.b = b;
+	w.flags = flags;
+	w.first[0] = 1;
+	return render_items(&w, en);
 }
 
 int ehd__json_event(struct ehd_buf *b, struct ehd_enum *en,

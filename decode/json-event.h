@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <ehdecode/enumerator.h>
+#include <ehdecode/event.h>
 #include <ehdecode/writer.h>
 
 #include "ehd-buf.h"
@@ -23,23 +24,22 @@
 /* Layout flags. */
 #define EHD__JF_SPACE		0x2u
 #define EHD__JF_FIELD_TAGS	0x4u
+#define EHD__JF_TEXT		0x8u	/* ehd__fields(): the text form */
 
-/*
- * Where and when an event happened, when known (perf samples); NULL for
- * events without context (interceptor records).
- */
+/* The date and time text of the last second written (events come in bursts). */
 struct ehd__json_time_cache {
 	int64_t sec;		/* the second of @text, or INT64_MIN */
 	char text[32];		/* its "yyyy-mm-ddThh:mm:ss" */
 	size_t len;
 };
 
+/*
+ * Where and when an event happened: the context members of @ev (per its
+ * EHD_CTX_* bits); a NULL context or @ev for none. @cache may be NULL.
+ */
 struct ehd__json_context {
-	struct ehd__json_time_cache *cache;	/* NULL: none */
-	unsigned int has_time : 1, has_cpu : 1, has_pid : 1, time_utc : 1;
-	uint64_t time;		/* ns: since 1970 if time_utc, else raw */
-	uint32_t cpu;
-	uint32_t pid, tid;
+	const struct ehd_event *ev;
+	struct ehd__json_time_cache *cache;
 };
 
 /*
@@ -62,6 +62,15 @@ int ehd__json_tracefs_event(struct ehd_buf *b, const char *system,
 			    size_t name_len, struct ehd_enum *en,
 			    const struct ehd__json_context *ctx,
 			    unsigned int flags, unsigned int meta);
+
+/*
+ * Append the items of @en (started) as members: JSON ("name":value, ...)
+ * or, with EHD__JF_TEXT, text ( name=value ...: each top-level field
+ * after a space, structs as {name=value ...}, arrays as [value,...],
+ * values as in JSON). On damage, the items before it have been appended
+ * and the enumerator's negative errno is returned; else its last state.
+ */
+int ehd__fields(struct ehd_buf *b, struct ehd_enum *en, unsigned int flags);
 
 /* Append one value item as JSON (used for fields and array elements). */
 void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it);

@@ -122,6 +122,31 @@ static inline char *put_ascii(char *w, unsigned char c, bool esc)
 	return w;
 }
 
+/* @len bytes of text at @s, escaped (at most 6 bytes each). */
+static char *put_escaped(char *w, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		w = put_ascii(w, (unsigned char)s[i], true);
+	return w;
+}
+
+/* @v in uppercase hex without leading zeros ("0" for 0): 1..16 bytes. */
+static char *put_hex_digits(char *w, uint64_t v)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = hex_upper[v & 0xf];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*w++ = tmp[--n];
+	return w;
+}
+
 /*
  * Write code point @c as UTF-8 (1..7 bytes), escaping ASCII if @esc.
  * Surrogates are written as 3-byte sequences; values above 0x10FFFF in the
@@ -196,26 +221,15 @@ static inline uint32_t get32(const unsigned char *p, bool swap)
 void ehd__json_string(struct ehd_buf *b, const char *s, size_t len)
 {
 	char *w = wr_begin(b, room(len, 6, 2));
-	size_t i;
 
 	if (!w)
 		return;
 	*w++ = '"';
-	for (i = 0; i < len; i++)
-		w = put_ascii(w, (unsigned char)s[i], true);
+	w = put_escaped(w, s, len);
 	*w++ = '"';
 	wr_end(b, w);
 }
 
-/**
- * ehd__json_escape() - append JSON-escaped text without quotes
- * @b:   buffer
- * @s:   UTF-8 text (not checked)
- * @len: bytes in @s
- *
- * Like ehd__json_string() without the quotes, for building one JSON string
- * out of several pieces.
- */
 /**
  * ehd__json_key() - append a member name and its colon
  * @b:     buffer
@@ -228,25 +242,14 @@ void ehd__json_key(struct ehd_buf *b, const char *name, size_t len,
 		   uint16_t tag, bool space)
 {
 	char *w = wr_begin(b, room(len, 6, 20));
-	size_t i;
 
 	if (!w)
 		return;
 	*w++ = '"';
-	for (i = 0; i < len; i++)
-		w = put_ascii(w, (unsigned char)name[i], true);
+	w = put_escaped(w, name, len);
 	if (tag) {
-		char tmp[4];
-		int n = 0;
-
 		memcpy(w, ";tag=0x", 7);
-		w += 7;
-		do {
-			tmp[n++] = hex_upper[tag & 0xf];
-			tag >>= 4;
-		} while (tag);
-		while (n)
-			*w++ = tmp[--n];
+		w = put_hex_digits(w + 7, tag);
 	}
 	*w++ = '"';
 	*w++ = ':';
@@ -255,16 +258,21 @@ void ehd__json_key(struct ehd_buf *b, const char *name, size_t len,
 	wr_end(b, w);
 }
 
+/**
+ * ehd__json_escape() - append JSON-escaped text without quotes
+ * @b:   buffer
+ * @s:   UTF-8 text (not checked)
+ * @len: bytes in @s
+ *
+ * Like ehd__json_string() without the quotes, for building one JSON string
+ * out of several pieces.
+ */
 void ehd__json_escape(struct ehd_buf *b, const char *s, size_t len)
 {
 	char *w = wr_begin(b, room(len, 6, 0));
-	size_t i;
 
-	if (!w)
-		return;
-	for (i = 0; i < len; i++)
-		w = put_ascii(w, (unsigned char)s[i], true);
-	wr_end(b, w);
+	if (w)
+		wr_end(b, put_escaped(w, s, len));
 }
 
 /**
@@ -596,24 +604,18 @@ void ehd__json_hex(struct ehd_buf *b, uint64_t v, unsigned int size,
 		   unsigned int flags)
 {
 	bool q = flags & EHD__JSON_QUOTE;
-	char tmp[16], *w;
-	int n = 0;
+	char *w;
 
 	if (size && size < 8)
 		v &= (UINT64_C(1) << (8 * size)) - 1;
 	w = wr_begin(b, 20);
 	if (!w)
 		return;
-	do {
-		tmp[n++] = hex_upper[v & 0xf];
-		v >>= 4;
-	} while (v);
 	if (q)
 		*w++ = '"';
 	*w++ = '0';
 	*w++ = 'x';
-	while (n)
-		*w++ = tmp[--n];
+	w = put_hex_digits(w, v);
 	if (q)
 		*w++ = '"';
 	wr_end(b, w);

@@ -843,6 +843,7 @@ static int add_attr(struct ehd__perf_file *f, const uint8_t *a, size_t avail,
 		d->ids[i] = g64(f, ids + 8 * i);
 	d->pub.ids = d->ids;
 	d->pub.ids_count = nids;
+	d->pub.index = f->ndesc;
 	f->descs[f->ndesc++] = d;
 	for (i = 0; i < nids; i++)
 		if (hash_put(f, d->ids[i], (uint32_t)f->ndesc))

@@ -140,6 +140,7 @@ enum ehd__perf_user_record {
  * @eh_offset: for an EventHeader tracepoint (its first non-common field
  *	is named "eventheader_flags") the offset in the raw data where the
  *	EventHeader begins; -1 otherwise
+ * @index: its place in the order the attrs came (ehd__perf_desc(f, @index))
  */
 struct ehd__perf_event_desc {
 	struct perf_event_attr attr;
@@ -150,6 +151,7 @@ struct ehd__perf_event_desc {
 	struct tep_event *tep_event;
 	const char *tp_name;
 	int eh_offset;
+	size_t index;
 };
 
 /*

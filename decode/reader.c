@@ -12,13 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#include <traceevent/event-parse.h>
 
 #include <ehdecode/reader.h>
 
 #include "dat-file.h"
 #include "ehd-buf.h"
 #include "ehd-bytes.h"
+#include "event-int.h"
 #include "perf-file.h"
 #include "tracefs-fields.h"
 
@@ -31,6 +31,7 @@ struct held {
 	uint64_t seq;
 	uint64_t offset;
 	size_t at;		/* in the arena */
+	size_t size;		/* there, padded to 8 bytes */
 };
 
 struct ehd_reader {
@@ -56,11 +57,12 @@ struct ehd_reader {
 	bool draining;		/* giving out the held records */
 	bool at_end;		/* the input has ended */
 
-	/* field kinds per classic tracepoint, worked out once */
+	/* field kinds of classic tracepoints, by perf event (desc) index */
 	struct ehd__tracefs_types **types;
 	size_t ntypes;
 
 	struct ehd_event ev;
+	struct ehd__event_internal internal;	/* behind ev.internal */
 	struct ehd__perf_sample sample;
 	struct ehd_trace_info info;
 	struct ehd_reader_stats stats;
@@ -129,7 +131,7 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 	ehd__buf_free(&r->spare);
 	free(r->held);
 	while (r->ntypes)
-		free(r->types[--r->ntypes]);
+		free(r->types[--r->ntypes]);	/* free(NULL) is fine */
 	free(r->types);
 	free(r->name);
 	free(r);
@@ -264,10 +266,48 @@ static void split_name(struct ehd_event *ev, const char *s)
 	ev->name_len = strlen(s);
 }
 
-/* Identity from a started enumerator. */
-static void eventheader_identity(struct ehd_event *ev,
-				 const struct ehd_event_info *info)
+/*
+ * The field kinds of @d's tracepoint, worked out on its first sample (NULL
+ * when out of memory: they are then deduced for each event).
+ */
+static const struct ehd__tracefs_types *
+types_of(struct ehd_reader *r, const struct ehd__perf_event_desc *d,
+	 int long_size)
 {
+	struct ehd__tracefs_types **v;
+
+	if (d->index >= r->ntypes) {
+		v = realloc(r->types, (d->index + 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + r->ntypes, 0,
+		       (d->index + 1 - r->ntypes) * sizeof(*v));
+		r->types = v;
+		r->ntypes = d->index + 1;
+	}
+	if (!r->types[d->index])
+		r->types[d->index] = ehd__tracefs_types_new(d->tep_event,
+							    long_size);
+	return r->types[d->index];
+}
+
+/*
+ * Identify an EventHeader event with the reader's enumerator: 0 and the
+ * identity in @ev, or the reason it is not one, counted.
+ */
+static int identify(struct ehd_reader *r, struct ehd_event *ev,
+		    const uint8_t *data, size_t size)
+{
+	int err = ehd_enum_start(r->en, ev->tracepoint, ev->tracepoint_len,
+				 data, size, 0);
+	const struct ehd_event_info *info = ehd_enum_event(r->en);
+
+	if (err) {
+		r->stats.not_eventheader++;
+		ev->decode_error = err;
+		ev->decode_reason = ehd_enum_error(r->en, &ev->decode_offset);
+		return err;
+	}
 	ev->kind = EHD_EVENT_EVENTHEADER;
 	ev->eh = info;
 	ev->provider = info->tracepoint;
@@ -282,28 +322,10 @@ static void eventheader_identity(struct ehd_event *ev,
 	ev->keyword = info->keyword;
 	ev->activity_id = info->activity_id;
 	ev->related_id = info->related_id;
-}
-
-/* The field kinds of @event (NULL when out of memory: deduced each time). */
-static const struct ehd__tracefs_types *types_of(struct ehd_reader *r,
-						 struct tep_event *event,
-						 int long_size)
-{
-	struct ehd__tracefs_types *ty, **v;
-	size_t i;
-
-	for (i = r->ntypes; i-- > 0;)
-		if (ehd__tracefs_types_event(r->types[i]) == event)
-			return r->types[i];
-	ty = ehd__tracefs_types_new(event, long_size);
-	v = ty ? realloc(r->types, (r->ntypes + 1) * sizeof(*v)) : NULL;
-	if (!v) {
-		free(ty);
-		return NULL;
-	}
-	r->types = v;
-	r->types[r->ntypes++] = ty;
-	return ty;
+	ev->data = data;
+	ev->size = size;
+	r->internal.identified = r->en;
+	return 0;
 }
 
 static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
@@ -315,6 +337,8 @@ static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 	const uint8_t *raw = s->raw;
 
 	memset(ev, 0, sizeof(*ev));
+	memset(&r->internal, 0, sizeof(r->internal));
+	ev->internal = &r->internal;
 	ev->source_offset = offset;
 	ev->long_size = ses->tracing_long_size ? ses->tracing_long_size : 8;
 	ev->big_endian = ses->big_endian;
@@ -351,49 +375,31 @@ static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 	ev->tep_event = d->tep_event;
 	ev->tracepoint = d->tp_name ? d->tp_name : "";
 	ev->tracepoint_len = strlen(ev->tracepoint);
-	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size) {
-		const uint8_t *eh = raw + d->eh_offset;
-		size_t n = s->raw_size - (uint32_t)d->eh_offset;
-		int err = ehd_enum_start(r->en, ev->tracepoint,
-					 ev->tracepoint_len, eh, n, 0);
-
-		if (!err) {
-			eventheader_identity(ev, ehd_enum_event(r->en));
-			ev->data = eh;
-			ev->size = n;
-			return;
-		}
-		r->stats.not_eventheader++;
-		ev->decode_error = err;
-		ev->decode_reason = ehd_enum_error(r->en, &ev->decode_offset);
-	}
+	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size &&
+	    !identify(r, ev, raw + d->eh_offset,
+		      s->raw_size - (uint32_t)d->eh_offset))
+		return;
 	ev->kind = d->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
 	if (d->tep_event)
-		ev->internal = types_of(r, d->tep_event, ev->long_size);
+		r->internal.types = types_of(r, d, ev->long_size);
 	split_name(ev, d->name ? d->name : "");
 }
 
 static void dat_event(struct ehd_reader *r, const struct ehd__dat_record *rec)
 {
 	struct ehd_event *ev = &r->ev;
-	int err;
 
 	memset(ev, 0, sizeof(*ev));
+	memset(&r->internal, 0, sizeof(r->internal));
+	ev->internal = &r->internal;
 	ev->source_offset = rec->offset;
 	ev->long_size = 8;
 	ev->tracepoint = rec->tracepoint;
 	ev->tracepoint_len = rec->tracepoint_len;
 	ev->data = rec->data;
 	ev->size = rec->size;
-	err = ehd_enum_start(r->en, rec->tracepoint, rec->tracepoint_len,
-			     rec->data, rec->size, 0);
-	if (!err) {
-		eventheader_identity(ev, ehd_enum_event(r->en));
+	if (!identify(r, ev, rec->data, rec->size))
 		return;
-	}
-	r->stats.not_eventheader++;
-	ev->decode_error = err;
-	ev->decode_reason = ehd_enum_error(r->en, &ev->decode_offset);
 	ev->kind = EHD_EVENT_RAW;
 	ev->provider = "";
 	ev->name = rec->tracepoint;
@@ -447,6 +453,7 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	ehd__buf_put(&r->arena, rec->data, rec->size);
 	while (r->arena.len & 7)
 		ehd__buf_putc(&r->arena, 0);
+	h->size = r->arena.len - h->at;
 	if (r->arena.err)
 		return fail(r, -ENOMEM, rec->offset, "out of memory");
 	return 0;
@@ -479,12 +486,9 @@ static int keep_rest(struct ehd_reader *r)
 	r->spare.len = 0;
 	for (i = r->drain_end; i < r->nheld; i++) {
 		struct held h = r->held[i];
-		const uint8_t *rec = (const uint8_t *)r->arena.p + h.at;
-		size_t size = (size_t)ehd__load_uint(rec + 6, 2,
-				ehd__perf_session(r->perf)->big_endian);
 
-		h.at = r->spare.len;
-		ehd__buf_put(&r->spare, rec, (size + 7) & ~(size_t)7);
+		ehd__buf_put(&r->spare, r->arena.p + h.at, h.size);
+		h.at = r->spare.len - h.size;
 		r->held[k++] = h;
 	}
 	if (r->spare.err)

@@ -9,7 +9,8 @@
 #include "json-values.h"
 #include "text-event.h"
 
-void ehd__text_time(struct ehd_buf *b, const struct ehd_event *ev)
+/* The time of @ev: ISO 8601 UTC, seconds.ns, or "-". */
+static void put_time(struct ehd_buf *b, const struct ehd_event *ev)
 {
 	uint64_t s = ev->time / 1000000000, ns = ev->time % 1000000000;
 
@@ -23,48 +24,6 @@ void ehd__text_time(struct ehd_buf *b, const struct ehd_event *ev)
 		ehd__json_u64(b, s);
 		ehd__json_nanoseconds(b, (uint32_t)ns);
 	}
-}
-
-static void name(struct ehd_buf *b, const struct ehd_item *it,
-		 unsigned int field_tags)
-{
-	ehd__buf_puts(b, it->name);
-	if (field_tags && it->tag)
-		ehd__buf_printf(b, ";tag=0x%X", it->tag);
-	ehd__buf_putc(b, '=');
-}
-
-static int fields(struct ehd_buf *b, struct ehd_enum *en,
-		  unsigned int field_tags)
-{
-	/* Per nesting level: is it an array, has it had a member yet. */
-	unsigned char in_array[2 * EHD_STRUCT_DEPTH_MAX + 4] = { 0 };
-	unsigned char any[2 * EHD_STRUCT_DEPTH_MAX + 4] = { 0 };
-	int depth = 0, st;
-
-	while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
-		const struct ehd_item *it = ehd_enum_item(en);
-
-		if (st == EHD_STATE_ARRAY_END || st == EHD_STATE_STRUCT_END) {
-			ehd__buf_putc(b, st == EHD_STATE_ARRAY_END ? ']' : '}');
-			depth--;
-			continue;
-		}
-		if (any[depth])
-			ehd__buf_putc(b, in_array[depth] ? ',' : ' ');
-		any[depth] = 1;
-		if (!in_array[depth])
-			name(b, it, field_tags);
-		if (st == EHD_STATE_VALUE) {
-			ehd__json_item_value(b, it);
-			continue;
-		}
-		ehd__buf_putc(b, st == EHD_STATE_ARRAY_BEGIN ? '[' : '{');
-		depth++;
-		in_array[depth] = st == EHD_STATE_ARRAY_BEGIN;
-		any[depth] = 0;
-	}
-	return st;
 }
 
 /* " name=v" when @v is not 0, in decimal or "0x%X". */
@@ -107,10 +66,10 @@ static void identity(struct ehd_buf *b, const struct ehd_event *ev)
 int ehd__text_event(struct ehd_buf *b, const struct ehd_event *ev,
 		    struct ehd_enum *en, unsigned int field_tags)
 {
-	size_t start = b->len, at;
+	size_t start = b->len;
 	int st;
 
-	ehd__text_time(b, ev);
+	put_time(b, ev);
 	if (ev->context & EHD_CTX_CPU) {
 		ehd__buf_puts(b, ev->cpu < 10 ? " [00" : ev->cpu < 100 ? " [0" : " [");
 		ehd__json_u64(b, ev->cpu);
@@ -128,17 +87,14 @@ int ehd__text_event(struct ehd_buf *b, const struct ehd_event *ev,
 		ehd__buf_putc(b, ':');
 	}
 	ehd__buf_put(b, ev->name, ev->name_len);
-	at = b->len;
-	ehd__buf_putc(b, ' ');
-	st = fields(b, en, field_tags);
+	st = ehd__fields(b, en, EHD__JF_TEXT |
+			 (field_tags ? EHD__JF_FIELD_TAGS : 0));
 	if (st < 0) {
 		b->len = start;
 		if (b->p)
 			b->p[start] = 0;
 		return st;
 	}
-	if (b->len == at + 1)
-		b->len = at;
 	identity(b, ev);
 	ehd__buf_putc(b, '\n');
 	return b->err;

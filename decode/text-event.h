@@ -15,9 +15,6 @@
 
 #include "ehd-buf.h"
 
-/* The time of @ev as text (ISO 8601 UTC, or seconds.ns). */
-void ehd__text_time(struct ehd_buf *b, const struct ehd_event *ev);
-
 /*
  * Append @ev as one line (with its '\n'), its fields from @en, started on
  * them. On damage found while walking, the line is not appended and the

@@ -150,21 +150,10 @@ static struct ftype deduce(const struct tep_format_field *f, int long_size)
 	return r;
 }
 
-/* Encodings of 1, 2, 4 and 8-byte values. */
-static uint8_t value_encoding(unsigned int size)
+/* Classic fields are integers of 1, 2, 4 or 8 bytes; others are bytes. */
+static uint8_t value_encoding(size_t size)
 {
-	switch (size) {
-	case 1:
-		return EH_ENC_VALUE8;
-	case 2:
-		return EH_ENC_VALUE16;
-	case 4:
-		return EH_ENC_VALUE32;
-	case 8:
-		return EH_ENC_VALUE64;
-	default:
-		return 0;
-	}
+	return size <= 8 ? eh_value_encoding(size) : 0;
 }
 
 static uint8_t kind_format(enum kind kind)

@@ -188,31 +188,15 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	return flush(w, false);
 }
 
-static void json_context(struct ehd_writer *w, const struct ehd_event *ev,
-			 struct ehd__json_context *ctx)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->cache = &w->time_cache;
-	ctx->has_time = !!(ev->context & EHD_CTX_TIME);
-	ctx->time_utc = !!(ev->context & EHD_CTX_TIME_UTC);
-	ctx->has_cpu = !!(ev->context & EHD_CTX_CPU);
-	ctx->has_pid = !!(ev->context & EHD_CTX_PID);
-	ctx->time = ev->time;
-	ctx->cpu = ev->cpu;
-	ctx->pid = ev->pid;
-	ctx->tid = ev->tid;
-}
-
 /* Render @ev, its fields in w->en (started); < 0: damaged, nothing added. */
 static int render(struct ehd_writer *w, const struct ehd_event *ev)
 {
-	struct ehd__json_context ctx;
+	struct ehd__json_context ctx = { ev, &w->time_cache };
 	int err;
 
 	if (w->format == EHD_OUT_TEXT)
 		return ehd__text_event(&w->out, ev, w->en,
 				       w->flags & EHD_WRITER_FIELD_TAGS);
-	json_context(w, ev, &ctx);
 	if (ehd_enum_event(w->en))
 		err = ehd__json_event(&w->out, w->en, &ctx, w->jflags, w->meta);
 	else
@@ -255,8 +239,10 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 	err = ehd_event_fields(ev, w->en, fflags);
 	if (!err)
 		err = render(w, ev);
-	if (err == -ENOMEM)
+	if (err == -ENOMEM) {
+		w->has_err = false;
 		return -ENOMEM;
+	}
 	if (err < 0) {
 		/* Damaged EventHeader data: show the record as it is. */
 		struct ehd_event raw = *ev;
@@ -271,11 +257,17 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 		err = ehd_event_fields(&raw, w->en, fflags);
 		if (!err)
 			err = render(w, &raw);
-		if (err < 0)
+		if (err < 0) {
+			w->has_err = false;	/* out of memory */
 			return err;
+		}
 	}
 	err = flush(w, false);
-	return err ? err : damage;
+	if (err) {
+		w->has_err = false;	/* the write failed: not a damage */
+		return err;
+	}
+	return damage;
 }
 
 EHD_API int ehd_writer_close(struct ehd_writer *w)

@@ -94,7 +94,10 @@ static void report_counts(const char *name, struct ehd_reader *r)
 			prog, name, (unsigned long long)st.early_flushes);
 }
 
-/* Decode one input into @w; returns 0, or 1 if anything went wrong. */
+/*
+ * Decode one input into @w; returns 0, 1 if the input was not right, or -1
+ * when the output failed.
+ */
 static int decode(const char *name, const struct options *o,
 		  struct ehd_writer *w)
 {
@@ -122,10 +125,10 @@ static int decode(const char *name, const struct options *o,
 	ehd_writer_begin(w, strcmp(name, "-") ? name : "stdin");
 	while ((err = ehd_reader_next(r, &ev)) > 0) {
 		werr = ehd_writer_event(w, ev);
-		if (werr == -ENOMEM || werr == -EPIPE || werr == -ENOSPC ||
-		    werr == -EIO) {
-			err = werr;
-			break;
+		if (werr < 0 && !ehd_writer_error(w, NULL)) {
+			/* The output failed: ehd_writer_close() says why. */
+			ehd_reader_free(r);
+			return -1;
 		}
 		if (werr < 0) {
 			const char *why = ehd_writer_error(w, &off);
@@ -238,8 +241,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 		return 1;
 	}
-	for (i = optind; i < argc; i++)
-		ret |= decode(argv[i], &o, w);
+	for (i = optind; i < argc; i++) {
+		err = decode(argv[i], &o, w);
+		if (err)
+			ret = 1;
+		if (err < 0)
+			break;
+	}
 	err = ehd_writer_close(w);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s\n", prog,

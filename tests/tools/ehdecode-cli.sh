@@ -66,6 +66,14 @@ expect "not a trace said" "$tmp/err" "^ehdecode: $tmp/text.txt: offset 0: unknow
 check "empty file" 1 "$ehdecode" "$tmp/empty"
 expect "empty file said" "$tmp/err" "^ehdecode: $tmp/empty: offset 0: empty input"
 
+# What the output cannot show is said: lost events, samples of no event.
+"$bin/tests/tools/perf-lost" >"$tmp/lost.data"
+check "lost events" 0 "$ehdecode" -F jsonl "$tmp/lost.data"
+expect "lost events counted" "$tmp/err" "^ehdecode: $tmp/lost.data: 9 events lost \\(2 LOST records from the kernel\\)$"
+expect "unknown ids counted" "$tmp/err" "^ehdecode: $tmp/lost.data: 1 samples of an unknown event id \\(written as raw\\)$"
+[ "$(wc -l <"$tmp/out")" -eq 2 ] && echo "ok: both samples written" ||
+	{ echo "FAIL: $(wc -l <"$tmp/out") samples written, want 2"; fail=1; }
+
 if [ ! -r "$dir/pipe.data" ]; then
 	echo "SKIP: reference corpus not found under $dir (the checks above passed)"
 	exit $((fail ? 1 : 77))
@@ -103,6 +111,14 @@ expect "damaged event written raw" "$tmp/out" '^\{"n":"[^"]*","raw":"ff '
 [ "$(wc -l <"$tmp/out")" -eq 374 ] && echo "ok: all 374 events written" ||
 	{ echo "FAIL: $(wc -l <"$tmp/out") events written, want 374"; fail=1; }
 
+# A failed output: one line naming it, exit 1.
+if [ -w /dev/full ]; then
+	check "output to a full device" 1 "$ehdecode" -F jsonl -o /dev/full "$dir/perf.data" "$dir/pipe.data"
+	expect "full device said" "$tmp/err" '^ehdecode: /dev/full: No space left on device$'
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && echo "ok: said once" ||
+		{ echo "FAIL: $(wc -l <"$tmp/err") lines on stderr"; fail=1; }
+fi
+
 # -o, --meta, text.
 check "-o FILE" 0 "$ehdecode" -F jsonl -o "$tmp/o.jsonl" "$dir/pipe.data"
 [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/o.jsonl")" -eq "$(wc -l <"$tmp/full")" ] &&
@@ -117,4 +133,7 @@ check "--meta common" 0 "$ehdecode" -F jsonl --meta default,common "$dir/perf.da
 expect "--meta common adds common fields" "$tmp/out" '"common_pid":'
 check "-F text" 0 "$ehdecode" -F text "$f"
 expect "text line" "$tmp/out" '^- TestProviderC:Default V8=200 V16=60000 .* \| level=5$'
+expect "text: structs, arrays of structs" "$tmp/out" '^- TestProviderC:Packed five=5 Struct1=\{NChar8="hjkl"\} StructArray=\[\{Struct2=\{K="A" NChar16="68 00 6a 00 6b 00 6c 00"\}\},\{Struct2=\{K="B" '
+check "-F text --field-tags" 0 "$ehdecode" -F text --field-tags "$f"
+expect "text: field tags" "$tmp/out" '^- TestProviderC:CScalars3 Struct20;tag=0xBEEF=\{hi;tag=0x12="hi" ch10;tag=0x10=\["H","o","w"\]\} \| level=4 keyword=0x85 id=1000 version=11 opcode=3 tag=0x1234$'
 exit $fail

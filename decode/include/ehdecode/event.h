@@ -54,7 +54,7 @@ enum ehd_event_kind {
 #define EHD_CTX_CALLCHAIN	0x10u	/* @callchain (may be empty) */
 
 struct tep_event;
-struct ehd__tracefs_types;
+struct ehd__event_internal;
 
 /**
  * struct ehd_event - one decoded event
@@ -98,7 +98,7 @@ struct ehd__tracefs_types;
  *	event is then given as kind EHD_EVENT_TRACEFS (or EHD_EVENT_RAW)
  * @decode_reason: with @decode_error, the reason
  * @decode_offset: with @decode_error, the offset in the EventHeader data
- * @internal: libehdecode's own (what it worked out about @tep_event)
+ * @internal: libehdecode's own (what the reader already worked out)
  */
 struct ehd_event {
 	enum ehd_event_kind kind;
@@ -137,7 +137,7 @@ struct ehd_event {
 	int decode_error;
 	const char *decode_reason;
 	uint64_t decode_offset;
-	const struct ehd__tracefs_types *internal;
+	const struct ehd__event_internal *internal;
 };
 
 /* ehd_event_fields() flags. */

@@ -119,9 +119,10 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name);
  * written, with the fields of its tracefs format (or its bytes); the
  * damage is then returned.
  *
- * Return: 0; -EBADMSG, -ENOTSUP, -EOVERFLOW or -E2BIG for damaged
- * EventHeader data (details from ehd_writer_error()); -ENOMEM, or the
- * errno of a failed write.
+ * Return: 0; for damaged EventHeader data -EBADMSG, -ENOTSUP, -EOVERFLOW
+ * or -E2BIG, with ehd_writer_error() saying where and why (the output goes
+ * on); -ENOMEM or the errno of a failed write, with ehd_writer_error()
+ * NULL (the output is lost).
  */
 EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev);
 

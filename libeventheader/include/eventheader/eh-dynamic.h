@@ -638,25 +638,6 @@ static inline void eh__dyn_put_count(struct eh_dyn_builder *b, uint16_t count)
 	eh__dyn_put_data(b, &count, 2);
 }
 
-/* The value encoding for @size bytes, or 0 if there is none. */
-static inline uint8_t eh__dyn_value_encoding(size_t size)
-{
-	switch (size) {
-	case 1:
-		return EH_ENC_VALUE8;
-	case 2:
-		return EH_ENC_VALUE16;
-	case 4:
-		return EH_ENC_VALUE32;
-	case 8:
-		return EH_ENC_VALUE64;
-	case 16:
-		return EH_ENC_VALUE128;
-	default:
-		return 0;
-	}
-}
-
 /**
  * eh_dyn_builder_add_struct() - add a struct: the next fields are its members
  * @b: the builder
@@ -738,7 +719,7 @@ static inline int eh_dyn_builder_add_value(struct eh_dyn_builder *b,
 					   size_t size, uint8_t format,
 					   uint16_t tag)
 {
-	uint8_t enc = eh__dyn_value_encoding(size);
+	uint8_t enc = eh_value_encoding(size);
 	size_t n;
 	int err;
 
@@ -775,7 +756,7 @@ static inline int eh_dyn_builder_add_values(struct eh_dyn_builder *b,
 					    size_t size, uint8_t format,
 					    uint16_t tag)
 {
-	uint8_t enc = eh__dyn_value_encoding(size);
+	uint8_t enc = eh_value_encoding(size);
 	uint16_t n16 = eh__count16(count);
 	size_t n;
 	int err;

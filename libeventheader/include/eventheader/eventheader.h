@@ -241,6 +241,31 @@ enum {
 #define EH_NAME_SUFFIX_MAX (EH_NAME_ATTRIBUTES_MAX + 1)
 
 /**
+ * eh_value_encoding() - the VALUE encoding of a fixed-size value
+ * @size: its size in bytes
+ *
+ * Return: EH_ENC_VALUE8, 16, 32, 64 or 128 for 1, 2, 4, 8 or 16 bytes;
+ * 0 for any other size.
+ */
+static inline uint8_t eh_value_encoding(size_t size)
+{
+	switch (size) {
+	case 1:
+		return EH_ENC_VALUE8;
+	case 2:
+		return EH_ENC_VALUE16;
+	case 4:
+		return EH_ENC_VALUE32;
+	case 8:
+		return EH_ENC_VALUE64;
+	case 16:
+		return EH_ENC_VALUE128;
+	default:
+		return 0;
+	}
+}
+
+/**
  * eh_format_tracepoint_name() - write "<provider>_L<level>K<keyword><options>"
  * @buf: destination
  * @size: size of @buf; EH_NAME_MAX is always enough for a valid name
