@@ -67,7 +67,8 @@ check "empty file" 1 "$ehdecode" "$tmp/empty"
 expect "empty file said" "$tmp/err" "^ehdecode: $tmp/empty: offset 0: empty input"
 
 # What the output cannot show is said: lost events, samples of no event.
-"$bin/tests/tools/perf-lost" >"$tmp/lost.data"
+"$bin/tests/tools/perf-lost" >"$tmp/lost.data" ||
+	{ echo "FAIL: perf-lost could not write the test file"; fail=1; }
 check "lost events" 0 "$ehdecode" -F jsonl "$tmp/lost.data"
 expect "lost events counted" "$tmp/err" "^ehdecode: $tmp/lost.data: 9 events lost \\(2 LOST records from the kernel\\)$"
 expect "unknown ids counted" "$tmp/err" "^ehdecode: $tmp/lost.data: 1 samples of an unknown event id \\(written as raw\\)$"

@@ -41,6 +41,7 @@ int main(void)
 {
 	struct wr x = { .be = false };
 	size_t at;
+	int ok;
 
 	wbytes(&x, "PERFILE2", 8);
 	w8(&x, 16);
@@ -55,5 +56,7 @@ int main(void)
 	at = rec_begin(&x, PERF_RECORD_LOST_SAMPLES);
 	w8(&x, 2);
 	rec_end(&x, at);
-	return fwrite(x.b.p, 1, x.b.len, stdout) == x.b.len ? 0 : 1;
+	ok = fwrite(x.b.p, 1, x.b.len, stdout) == x.b.len && !fflush(stdout);
+	free(x.b.p);
+	return ok ? 0 : 1;
 }
