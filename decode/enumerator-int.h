@@ -22,6 +22,21 @@ void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size);
  */
 void ehd__enum_start_as(struct ehd_enum *en, const struct ehd_enum *from);
 
+/*
+ * After ehd__enum_begin_list(): the items belong to an EventHeader event
+ * of identity @info (copied; its strings must outlive the walk).
+ */
+void ehd__enum_set_event(struct ehd_enum *en,
+			 const struct ehd_event_info *info);
+
+/*
+ * Where the field declarations (after the event name, to the end of the
+ * metadata extension) and the payload start in the data of a started
+ * EventHeader enumerator.
+ */
+void ehd__enum_layout(const struct ehd_enum *en, const uint8_t **decls,
+		      size_t *decls_len, size_t *payload);
+
 /* A zeroed item for @state (enum ehd_state), or NULL (out of memory). */
 struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state);
 

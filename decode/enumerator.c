@@ -32,6 +32,7 @@ enum {
 	STARTED,	/* identified; the fields are walked on first use */
 	WALKED,		/* the item vector is complete */
 	LIST,		/* items given by ehd__enum_add(), no EventHeader */
+	LIST_EVENT,	/* items given by ehd__enum_add(), identity given */
 };
 
 struct ehd_enum {
@@ -672,6 +673,21 @@ void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size)
 	en->started = LIST;
 }
 
+void ehd__enum_set_event(struct ehd_enum *en,
+			 const struct ehd_event_info *info)
+{
+	en->info = *info;
+	en->started = LIST_EVENT;
+}
+
+void ehd__enum_layout(const struct ehd_enum *en, const uint8_t **decls,
+		      size_t *decls_len, size_t *payload)
+{
+	*decls = en->data + en->fields_meta;
+	*decls_len = en->meta_end - en->fields_meta;
+	*payload = en->fields_pos;
+}
+
 struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state)
 {
 	struct ehd_enum_item *it = push(en, (uint8_t)state);
@@ -698,7 +714,8 @@ EHD_API int ehd_enum_next(struct ehd_enum *en)
 
 EHD_API const struct ehd_event_info *ehd_enum_event(const struct ehd_enum *en)
 {
-	return en->started == STARTED || en->started == WALKED ? &en->info : NULL;
+	return en->started == STARTED || en->started == WALKED ||
+	       en->started == LIST_EVENT ? &en->info : NULL;
 }
 
 EHD_API const struct ehd_item *ehd_enum_item(const struct ehd_enum *en)

@@ -326,7 +326,7 @@ void ehd__json_latin1(struct ehd_buf *b, const void *p, size_t size,
  * byte; E0..EF + 2 giving U+0800..U+FFFF, surrogates included;
  * F0..F4 + 3 giving U+10000..U+10FFFF. Overlong forms are invalid.
  */
-static size_t utf8_valid_len(const unsigned char *s, size_t n)
+size_t ehd__utf8_valid_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	uint32_t cp;
@@ -366,7 +366,7 @@ static char *put_utf8(char *w, const unsigned char *s, size_t size, bool esc)
 			w = put_ascii(w, s[i++], esc);
 			continue;
 		}
-		n = utf8_valid_len(s + i, size - i);
+		n = ehd__utf8_valid_len(s + i, size - i);
 		if (n) {
 			memcpy(w, s + i, n);
 			w += n;
@@ -385,7 +385,7 @@ static char *put_utf8(char *w, const unsigned char *s, size_t size, bool esc)
  * @size:  number of bytes
  * @flags: EHD__JSON for a quoted, escaped JSON string; 0 for bare UTF-8
  *
- * Valid sequences (see utf8_valid_len(): 3-byte surrogates are kept,
+ * Valid sequences (see ehd__utf8_valid_len(): 3-byte surrogates are kept,
  * overlong forms and values above U+10FFFF are not) are copied; every
  * other byte is taken as a Latin-1 code point on its own and written as
  * 2 bytes, and decoding goes on with the next byte. A sequence cut off by

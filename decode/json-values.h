@@ -56,6 +56,11 @@ void ehd__json_key(struct ehd_buf *b, const char *name, size_t len,
 void ehd__json_char(struct ehd_buf *b, uint32_t cp, unsigned int flags);
 void ehd__json_latin1(struct ehd_buf *b, const void *p, size_t size,
 		      unsigned int flags);
+/*
+ * Length of the valid UTF-8 sequence at @s (@n > 0 bytes left), 0 if the
+ * byte there does not start one (it is then read as Latin-1).
+ */
+size_t ehd__utf8_valid_len(const unsigned char *s, size_t n);
 void ehd__json_utf8(struct ehd_buf *b, const void *p, size_t size,
 		    unsigned int flags);
 void ehd__json_utf16(struct ehd_buf *b, const void *p, size_t size, bool swap,

@@ -351,6 +351,13 @@ ehd__tracefs_types_event(const struct ehd__tracefs_types *types)
 	return types->event;
 }
 
+void ehd__tracefs_field_type(const struct ehd__tracefs_types *types, size_t i,
+			     uint8_t *format, unsigned int *elem)
+{
+	*format = kind_format(types->t[i].kind);
+	*elem = types->t[i].elem;
+}
+
 static int add_fields(struct ehd_enum *en, struct tep_format_field *f,
 		      const struct ftype *t, const uint8_t *raw, size_t size,
 		      int long_size, int big)

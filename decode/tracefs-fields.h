@@ -27,6 +27,15 @@ const struct tep_event *
 ehd__tracefs_types_event(const struct ehd__tracefs_types *types);
 
 /*
+ * How field @i (common fields first) of @types renders: @format is
+ * EH_FMT_HEX_BYTES for bytes, EH_FMT_STRING8 for text, else the format of
+ * an integer (UNSIGNED_INT, SIGNED_INT, HEX_INT); @elem is its size or
+ * element size, 0 if unknown.
+ */
+void ehd__tracefs_field_type(const struct ehd__tracefs_types *types, size_t i,
+			     uint8_t *format, unsigned int *elem);
+
+/*
  * ehd__tracefs_fields() - start @en on the fields of a classic record
  * @en: the enumerator (see enumerator-int.h)
  * @event: the tracepoint's format; NULL gives one "raw" field with all

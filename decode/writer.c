@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * writer.c - events written as a JSON document, JSON lines or text
+ * writer.c - events written as a JSON document, JSON lines, text or
+ * nettrace (nettrace-writer.c)
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include "ehd-buf.h"
 #include "json-event.h"
 #include "json-values.h"
+#include "nettrace-writer.h"
 #include "text-event.h"
 
 /* Write the buffer out once it holds this much. */
@@ -27,12 +29,15 @@ struct ehd_writer {
 	unsigned int meta;
 	unsigned int jflags;	/* EHD__JF_* */
 	struct ehd_enum *en;
+	struct ehd__ntw *nt;	/* EHD_OUT_NETTRACE */
 	struct ehd__json_time_cache time_cache;
 	struct ehd_buf out;
 	bool in_source;
 	bool closed;
 	uint64_t sources;
 	uint64_t events;	/* in the current source */
+	uint64_t events_total;
+	uint64_t bytes_total;
 	int write_err;
 
 	uint64_t err_off;
@@ -96,7 +101,7 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 {
 	struct ehd_writer *w;
 
-	if (format < EHD_OUT_JSON || format > EHD_OUT_TEXT || fd < 0 ||
+	if (format < EHD_OUT_JSON || format > EHD_OUT_NETTRACE || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
 		       EHD_WRITER_BOM)) || (meta & ~EHD_META_ALL)) {
 		errno = EINVAL;
@@ -107,6 +112,12 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 		return NULL;
 	w->en = ehd_enum_new();
 	if (!w->en) {
+		free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) {
+		ehd_enum_free(w->en);
 		free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -133,6 +144,7 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 	if (!w)
 		return;
 	ehd_enum_free(w->en);
+	ehd__ntw_free(w->nt);
 	ehd__buf_free(&w->out);
 	free(w);
 }
@@ -159,16 +171,27 @@ static int flush(struct ehd_writer *w, bool all)
 		}
 		done += (size_t)n;
 	}
+	w->bytes_total += w->out.len;
 	w->out.len = 0;
 	return 0;
 }
 
 EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name)
 {
+	return ehd_writer_begin_trace(w, name, NULL);
+}
+
+EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
+				   const struct ehd_trace_info *info)
+{
 	if (w->in_source || w->closed)
 		return -EINVAL;
 	w->in_source = true;
 	w->events = 0;
+	if (w->nt) {
+		w->sources++;
+		return ehd__ntw_begin(w->nt, name, info);
+	}
 	if (w->format == EHD_OUT_JSON) {
 		ehd__buf_puts(&w->out, w->sources ? ",\n\"" : "\n\"");
 		ehd__json_escape(&w->out, name, strlen(name));
@@ -220,6 +243,22 @@ static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
 		 (unsigned long long)where, reason ? reason : ehd_strerror(err));
 }
 
+static int nettrace_event(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	const char *why = NULL;
+	uint64_t where = 0;
+	int err;
+
+	w->events++;
+	err = ehd__ntw_event(w->nt, ev, w->en, &why, &where);
+	if (err == -EBADMSG && why)
+		set_error(w, ev, err, why, where);
+	else if (!err && ev->decode_error)
+		set_error(w, ev, err = ev->decode_error, ev->decode_reason,
+			  ev->decode_offset);
+	return err;
+}
+
 EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	unsigned int fflags = (w->meta & EHD_META_COMMON) ? EHD_FIELDS_COMMON : 0;
@@ -229,9 +268,12 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 	if (!w->in_source)
 		return -EINVAL;
 	w->has_err = false;
+	if (w->nt)
+		return nettrace_event(w, ev);
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, w->events ? ",\n " : "\n ");
 	w->events++;
+	w->events_total++;
 	if (ev->decode_error) {
 		damage = ev->decode_error;
 		set_error(w, ev, damage, ev->decode_reason, ev->decode_offset);
@@ -276,10 +318,26 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 		return w->write_err;
 	if (w->in_source)
 		ehd_writer_end(w);
+	if (w->nt) {
+		w->closed = true;
+		return w->write_err = ehd__ntw_close(w->nt);
+	}
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, "\n}\n");
 	w->closed = true;
 	return flush(w, true);
+}
+
+EHD_API void ehd_writer_stats(const struct ehd_writer *w,
+			      struct ehd_writer_stats *stats)
+{
+	if (w->nt) {
+		ehd__ntw_stats(w->nt, stats);
+		return;
+	}
+	memset(stats, 0, sizeof(*stats));
+	stats->events = w->events_total;
+	stats->bytes = w->bytes_total;
 }
 
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 "\n"
 "Inputs, recognised by their content:\n"
 "  perf.data from \"perf record\", normal or pipe mode, either byte order,\n"
-"  compressed or not (perf record -z); interceptor captures (.dat).\n"
+"  compressed or not (perf record -z); interceptor captures (.dat);\n"
+"  nettrace files (.nettrace, versions 4 to 6, and .netperf, version 3).\n"
 "  FILE \"-\" is standard input (perf.data in pipe mode: perf record -o -).\n"
 "\n"
 "Options:\n"
@@ -35,6 +36,8 @@ static void usage(FILE *f)
 "                              (the default; the reference perf-decode's shape)\n"
 "                       jsonl  one event object per line, for jq\n"
 "                       text   one line per event\n"
+"                       nettrace  a nettrace v6 file (for PerfView and\n"
+"                              TraceEvent); needs -o or a redirected output\n"
 "  -o, --output=FILE    write to FILE instead of standard output\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
@@ -45,6 +48,8 @@ static void usage(FILE *f)
 "  -s, --sort=ORDER     time  time order, as perf sorts it (by rounds) (default)\n"
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
+"      --stats          say on standard error how many events and bytes\n"
+"                       were written (nettrace: bytes of headers and payloads)\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
@@ -74,7 +79,38 @@ struct options {
 	unsigned int reader_flags;
 	unsigned int writer_flags;
 	const char *output;
+	int stats;
 };
+
+/* Say what the writer counted that the output does not show. */
+static void report_writer(struct ehd_writer *w, int stats)
+{
+	struct ehd_writer_stats st;
+
+	ehd_writer_stats(w, &st);
+	if (st.skipped)
+		fprintf(stderr, "%s: %llu events too large for nettrace (payload over 65,535 bytes) were not written\n",
+			prog, (unsigned long long)st.skipped);
+	if (st.reordered)
+		fprintf(stderr, "%s: %llu events older than an earlier window were written at its end time\n",
+			prog, (unsigned long long)st.reordered);
+	if (st.lossy)
+		fprintf(stderr, "%s: %llu characters outside UTF-16 were written as U+FFFD\n",
+			prog, (unsigned long long)st.lossy);
+	if (st.stacks_cut)
+		fprintf(stderr, "%s: %llu stacks were cut to 8,190 frames\n",
+			prog, (unsigned long long)st.stacks_cut);
+	if (!stats)
+		return;
+	fprintf(stderr, "%s: %llu events, %llu bytes", prog,
+		(unsigned long long)st.events, (unsigned long long)st.bytes);
+	if (st.events && (st.header_bytes || st.payload_bytes))
+		fprintf(stderr, "; per event: %.2f bytes of header, %.2f of payload; %llu event types",
+			(double)st.header_bytes / (double)st.events,
+			(double)st.payload_bytes / (double)st.events,
+			(unsigned long long)st.metadata);
+	fputc('\n', stderr);
+}
 
 /* Say what the reader of a file counted that the output does not show. */
 static void report_counts(const char *name, struct ehd_reader *r)
@@ -122,9 +158,14 @@ static int decode(const char *name, const struct options *o,
 		ehd_reader_free(r);
 		return 1;
 	}
-	ehd_writer_begin(w, strcmp(name, "-") ? name : "stdin");
-	while ((err = ehd_reader_next(r, &ev)) > 0) {
+	/* The trace info of a pipe comes with its first records. */
+	err = ehd_reader_next(r, &ev);
+	ehd_writer_begin_trace(w, strcmp(name, "-") ? name : "stdin",
+			       ehd_reader_trace_info(r));
+	for (; err > 0; err = ehd_reader_next(r, &ev)) {
 		werr = ehd_writer_event(w, ev);
+		if (werr == -E2BIG && !ehd_writer_error(w, NULL))
+			continue;	/* too large for the format: counted */
 		if (werr < 0 && !ehd_writer_error(w, NULL)) {
 			/* The output failed: ehd_writer_close() says why. */
 			ehd_reader_free(r);
@@ -156,13 +197,14 @@ static int decode(const char *name, const struct options *o,
 
 int main(int argc, char **argv)
 {
-	enum { OPT_FIELD_TAGS = 256 };
+	enum { OPT_FIELD_TAGS = 256, OPT_STATS };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "meta", required_argument, NULL, 'm' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "field-tags", no_argument, NULL, OPT_FIELD_TAGS },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -184,8 +226,10 @@ int main(int argc, char **argv)
 				o.format = EHD_OUT_JSONL;
 			else if (!strcmp(optarg, "text"))
 				o.format = EHD_OUT_TEXT;
+			else if (!strcmp(optarg, "nettrace"))
+				o.format = EHD_OUT_NETTRACE;
 			else
-				return usage_error("unknown format (json, jsonl or text)",
+				return usage_error("unknown format (json, jsonl, text or nettrace)",
 						   optarg);
 			break;
 		case 'o':
@@ -207,6 +251,9 @@ int main(int argc, char **argv)
 		case OPT_FIELD_TAGS:
 			o.writer_flags |= EHD_WRITER_FIELD_TAGS;
 			break;
+		case OPT_STATS:
+			o.stats = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -222,6 +269,10 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		return usage_error("no input file (use - for standard input)", NULL);
 
+	if (o.format == EHD_OUT_NETTRACE && (!o.output || !strcmp(o.output, "-")) &&
+	    isatty(STDOUT_FILENO))
+		return usage_error("nettrace is binary: give -o FILE or redirect the output",
+				   NULL);
 	if (o.output && strcmp(o.output, "-")) {
 		fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0644);
@@ -253,6 +304,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", prog,
 			o.output ? o.output : "standard output", strerror(-err));
 		ret = 1;
+	} else {
+		report_writer(w, o.stats);
 	}
 	ehd_writer_free(w);
 	if (fd != STDOUT_FILENO && close(fd)) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ehdecode/writer.h - write events as JSON, JSON lines or text
+ * ehdecode/writer.h - write events as JSON, JSON lines, text or nettrace
  *
  *	struct ehd_writer *w = ehd_writer_new(EHD_OUT_JSONL, STDOUT_FILENO,
  *					      0, EHD_META_DEFAULT);
@@ -21,6 +21,11 @@
  *  - EHD_OUT_TEXT: one line per event: time, [cpu], pid/tid,
  *    provider:event, then name=value for each field (values as in JSON),
  *    then the non-zero identity values after a '|'.
+ *  - EHD_OUT_NETTRACE: a nettrace v6 stream (the .NET/PerfView trace
+ *    format), written one window of about 1 MiB of events at a time, each
+ *    window sorted by time; docs/nettrace-mapping.md says how events and
+ *    fields are mapped. Give it the trace information of the source with
+ *    ehd_writer_begin_trace(). Flags and meta bits do not apply.
  *
  * An event object is {"n":"Provider:Event", <fields>, "meta":{...}} with
  * values rendered by the reference decoder's rules; which "meta" members
@@ -36,6 +41,7 @@
 
 #include <ehdecode/common.h>
 #include <ehdecode/event.h>
+#include <ehdecode/reader.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +51,7 @@ enum ehd_output_format {
 	EHD_OUT_JSON = 1,
 	EHD_OUT_JSONL = 2,
 	EHD_OUT_TEXT = 3,
+	EHD_OUT_NETTRACE = 4,
 };
 
 /* ehd_writer_new() flags. */
@@ -121,10 +128,25 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name);
  *
  * Return: 0; for damaged EventHeader data -EBADMSG, -ENOTSUP, -EOVERFLOW
  * or -E2BIG, with ehd_writer_error() saying where and why (the output goes
- * on); -ENOMEM or the errno of a failed write, with ehd_writer_error()
- * NULL (the output is lost).
+ * on); nettrace: -E2BIG with ehd_writer_error() NULL for an event too
+ * large to be written (skipped and counted; the output goes on); -ENOMEM
+ * or the errno of a failed write, with ehd_writer_error() NULL (the output
+ * is lost).
  */
 EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev);
+
+/**
+ * ehd_writer_begin_trace() - start the events of one source, with what is
+ * known of its recording
+ * @w: the writer
+ * @name: the source's name
+ * @info: from ehd_reader_trace_info(), or NULL. nettrace takes the first
+ *	source's: machine, clock and sync time; the times of later sources
+ *	are put on the first one's clock through their UTC offsets
+ * Return: 0 or a negative errno.
+ */
+EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
+				   const struct ehd_trace_info *info);
 
 /**
  * ehd_writer_end() - end the events of the current source
@@ -151,6 +173,41 @@ EHD_API int ehd_writer_close(struct ehd_writer *w);
  */
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
 				     uint64_t *offset);
+
+/**
+ * struct ehd_writer_stats - what a writer did (nettrace counts all of it;
+ * other formats only @events and @bytes)
+ * @events: events written
+ * @bytes: bytes written out
+ * @skipped: events not written: larger than nettrace holds (65,535
+ *	bytes of payload after conversion) or of more metadata than a row
+ * @reordered: events older than the previous window's sequence point,
+ *	written at its time (only when the input is not in time order)
+ * @lossy: code points outside UTF-16 replaced by U+FFFD
+ * @stacks_cut: stacks cut to the 8,190 frames TraceEvent reads
+ * @metadata: event types (metadata rows) written
+ * @header_bytes: bytes of event headers (nettrace compressed headers)
+ * @payload_bytes: bytes of event payloads
+ */
+struct ehd_writer_stats {
+	uint64_t events;
+	uint64_t bytes;
+	uint64_t skipped;
+	uint64_t reordered;
+	uint64_t lossy;
+	uint64_t stacks_cut;
+	uint64_t metadata;
+	uint64_t header_bytes;
+	uint64_t payload_bytes;
+};
+
+/**
+ * ehd_writer_stats() - counts so far
+ * @w: the writer
+ * @stats: gets them
+ */
+EHD_API void ehd_writer_stats(const struct ehd_writer *w,
+			      struct ehd_writer_stats *stats);
 
 /**
  * ehd_writer_free() - free a writer (without finishing its output)

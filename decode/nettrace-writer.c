@@ -1,0 +1,1173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nettrace-writer.c - events written as a nettrace v6 stream
+ *
+ * The stream is written one window at a time. A window holds events until
+ * their payloads reach WINDOW_BYTES; it is then written as
+ *	[Metadata] [Thread] [Stack] [LabelList] Event SequencePoint
+ * where Metadata and Thread carry only the rows new since the last window,
+ * and Stack and LabelList the stacks and activity ids of the window (the
+ * sequence point ends their validity). Memory is one window plus the
+ * event types and threads seen.
+ *
+ * TraceEvent's reader rules (nettrace-notes.md §2.3) shape the rest:
+ *  - the stream header and Trace block come first (the Trace block is
+ *    written with the first window, whose first event gives the sync
+ *    time), EndOfStream last; no Event block is empty;
+ *  - every row a block refers to is in an earlier block of its window;
+ *    metadata ids, thread indexes, stack and label list ids are never
+ *    reused; metadata id 0 is not used;
+ *  - one capture thread (index 0) numbers the events 1, 2, 3... so the
+ *    sequence delta is 0 and sequence numbers never go back;
+ *  - a window is sorted by time and an event older than the previous
+ *    sequence point is moved up to it (counted), so every event can be
+ *    marked IsSorted and the capture thread never changes unsorted;
+ *  - an (provider, EventId) pair names one metadata row: the EventHeader
+ *    id when it is free, else a synthetic id hashed from the event's
+ *    identity and shape;
+ *  - every row has an OpCode (TraceEvent otherwise strips "Start"/"Stop"
+ *    from names); payloads over 65,535 bytes are not written (counted);
+ *    stacks are cut at 8,190 frames (counted).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
+
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+#include "enumerator-int.h"
+#include "event-int.h"
+#include "ehd-buf.h"
+#include "ehd-bytes.h"
+#include "ehd-table.h"
+#include "nettrace-format.h"
+#include "nettrace-map.h"
+#include "nettrace-writer.h"
+#include "tracefs-fields.h"
+
+/* Payload bytes that end a window. */
+#define WINDOW_BYTES (1u << 20)
+/* Rows or stacks that end a window (blocks hold at most 16 MiB). */
+#define TABLE_BYTES_MAX (8u << 20)
+/* Most frames of a stack TraceEvent reads (64-bit IPs). */
+#define STACK_FRAMES_MAX 8190
+/* Largest metadata row (its size is a uint16_t). */
+#define ROW_MAX 0xffffu
+/* Capture thread of every event. */
+#define CAPTURE_THREAD 0
+
+/* ---- state ---- */
+
+enum meta_kind { MK_EVENTHEADER = 'E', MK_TRACEFS = 'T', MK_RAW = 'R' };
+
+struct meta {
+	size_t key_at, key_len;		/* in w->keys */
+	size_t prov_at, prov_len;	/* provider, in w->keys */
+	uint32_t event_id;
+	struct ehd__ntm map;
+};
+
+/* An event of the window. */
+struct held {
+	uint64_t ticks;
+	uint64_t order;		/* arrival, for a stable sort */
+	uint32_t meta;		/* metadata id */
+	uint32_t thread;
+	uint32_t stack;
+	uint32_t labels;
+	uint32_t cpu;
+	uint32_t at, size;	/* payload, in w->payloads */
+};
+
+/* A classic tracepoint of the current source. */
+struct tp_cache {
+	const struct tep_event *event;
+	uint32_t meta;
+};
+
+struct ehd__ntw {
+	int fd;
+	int err;
+	struct ehd_buf out;
+
+	/* the trace */
+	bool info_set;
+	struct ehd_trace_info info;
+	struct ehd_buf info_strings;	/* copies of its strings */
+	const char *source;
+	uint64_t clock_offset;
+	bool trace_written;
+
+	/* event types: metadata id = index + 1 */
+	struct meta *metas;
+	size_t nmetas, metas_cap, metas_written;
+	struct ehd_buf keys;
+	struct ehd_table by_key;		/* key hash -> meta index */
+	struct ehd_table by_id;		/* provider hash ^ event id -> index */
+	struct ehd_buf key;		/* the key being looked up */
+	struct ehd_buf rows;		/* metadata rows not yet written */
+	struct tp_cache *tps;
+	size_t ntps;
+
+	/* threads: index = position + 1 (0 is the capture thread) */
+	struct ehd_table threads;		/* pid << 32 | tid -> index */
+	uint32_t nthreads;
+	struct ehd_buf thread_rows;	/* rows not yet written */
+	bool capture_written;
+
+	/* the window */
+	struct held *held;
+	size_t nheld, held_cap;
+	struct ehd_buf payloads;
+	struct ehd_table stacks;		/* hash -> stack id */
+	struct ehd_buf stack_data;	/* the stack block's stacks */
+	uint32_t nstacks;
+	struct ehd_table labels;		/* hash -> label list id */
+	struct ehd_buf label_data;
+	uint32_t nlabels;
+	uint64_t min_ticks, max_ticks;
+	uint64_t last_sp;		/* time of the last sequence point */
+	bool have_sp;
+	uint32_t seq;			/* of the capture thread */
+	uint64_t order;
+
+	struct ehd_buf scratch;
+	unsigned int first_context;
+	bool have_first;
+	struct ehd_writer_stats st;
+};
+
+int ehd__ntw_new(struct ehd__ntw **wp, int fd)
+{
+	struct ehd__ntw *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	*wp = w;
+	return 0;
+}
+
+void ehd__ntw_free(struct ehd__ntw *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->nmetas; i++)
+		ehd__ntm_fini(&w->metas[i].map);
+	free(w->metas);
+	free(w->tps);
+	free(w->held);
+	ehd__table_free(&w->by_key);
+	ehd__table_free(&w->by_id);
+	ehd__table_free(&w->threads);
+	ehd__table_free(&w->stacks);
+	ehd__table_free(&w->labels);
+	ehd__buf_free(&w->out);
+	ehd__buf_free(&w->info_strings);
+	ehd__buf_free(&w->keys);
+	ehd__buf_free(&w->key);
+	ehd__buf_free(&w->rows);
+	ehd__buf_free(&w->thread_rows);
+	ehd__buf_free(&w->payloads);
+	ehd__buf_free(&w->stack_data);
+	ehd__buf_free(&w->label_data);
+	ehd__buf_free(&w->scratch);
+	free(w);
+}
+
+/* ---- output ---- */
+
+static void put8(struct ehd_buf *b, uint8_t v)
+{
+	ehd__buf_putc(b, (char)v);
+}
+
+static void put_le(struct ehd_buf *b, uint64_t v, unsigned int size)
+{
+	uint8_t le[8];
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	ehd__buf_put(b, le, size);
+}
+
+static void put_varuint(struct ehd_buf *b, uint64_t v)
+{
+	uint8_t t[10];
+
+	ehd__buf_put(b, t, ehd__nt_put_varuint(t, v));
+}
+
+static void put_string(struct ehd_buf *b, const char *s, size_t len)
+{
+	put_varuint(b, len);
+	ehd__buf_put(b, s, len);
+}
+
+static void put_cstring(struct ehd_buf *b, const char *s)
+{
+	put_string(b, s, strlen(s));
+}
+
+static void patch_le(struct ehd_buf *b, size_t at, uint64_t v,
+		     unsigned int size)
+{
+	unsigned int i;
+
+	if (b->err)
+		return;
+	for (i = 0; i < size; i++)
+		b->p[at + i] = (char)(v >> (8 * i));
+}
+
+/* Start a block in w->out; returns where its header is. */
+static size_t block_begin(struct ehd__ntw *w)
+{
+	size_t at = w->out.len;
+
+	put_le(&w->out, 0, 4);
+	return at;
+}
+
+static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
+{
+	size_t size = w->out.len - at - 4;
+
+	patch_le(&w->out, at, (uint64_t)kind << 24 | size, 4);
+}
+
+static int write_out(struct ehd__ntw *w)
+{
+	size_t done = 0;
+
+	if (w->out.err && !w->err)
+		w->err = w->out.err;
+	if (w->err)
+		return w->err;
+	while (done < w->out.len) {
+		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return w->err = -errno;
+		done += (size_t)n;
+	}
+	w->st.bytes += w->out.len;
+	w->out.len = 0;
+	return 0;
+}
+
+/* ---- the trace block ---- */
+
+/* Keep the first source's info and name; strings are copied. */
+static void copy_info(struct ehd__ntw *w, const struct ehd_trace_info *in,
+		      const char *name)
+{
+	const char **s[] = { &w->info.hostname, &w->info.osrelease,
+			     &w->info.arch, &w->info.cpu_desc,
+			     &w->info.perf_version, &w->info.cmdline,
+			     &w->source };
+	size_t offs[7], i;
+
+	w->info = *in;
+	w->source = name;
+	for (i = 0; i < 7; i++) {
+		offs[i] = SIZE_MAX;
+		if (*s[i]) {
+			offs[i] = w->info_strings.len;
+			ehd__buf_put(&w->info_strings, *s[i], strlen(*s[i]) + 1);
+		}
+	}
+	for (i = 0; i < 7; i++)
+		*s[i] = offs[i] == SIZE_MAX || w->info_strings.err ? NULL :
+			w->info_strings.p + offs[i];
+	w->clock_offset = in->has_clock_offset ? in->clock_offset : 0;
+}
+
+static const char *clock_name(int32_t id)
+{
+	switch (id) {
+	case 0:
+		return "CLOCK_REALTIME";
+	case 1:
+		return "CLOCK_MONOTONIC";
+	case 4:
+		return "CLOCK_MONOTONIC_RAW";
+	case 7:
+		return "CLOCK_BOOTTIME";
+	case 11:
+		return "CLOCK_TAI";
+	default:
+		return NULL;
+	}
+}
+
+/* Year, month, day of week (0 = Sunday), day from days since 1970. */
+static void civil(int64_t days, int *y, int *m, int *dow, int *d)
+{
+	int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+	*dow = (int)(((days % 7) + 11) % 7);	/* 1970-01-01 was a Thursday */
+}
+
+static void put_kv(struct ehd_buf *b, uint32_t *n, const char *k,
+		   const char *v)
+{
+	if (!v || !*v)
+		return;
+	put_cstring(b, k);
+	put_cstring(b, v);
+	(*n)++;
+}
+
+static void put_kv_u64(struct ehd_buf *b, uint32_t *n, const char *k,
+		       uint64_t v)
+{
+	char t[24];
+
+	if (!v)
+		return;
+	snprintf(t, sizeof(t), "%llu", (unsigned long long)v);
+	put_kv(b, n, k, t);
+}
+
+/*
+ * The stream header and Trace block. With a clock offset, the sync point
+ * is the whole UTC millisecond at or before the first event, so that
+ * ticks + offset give back the exact UTC time.
+ */
+static void write_trace(struct ehd__ntw *w)
+{
+	const struct ehd_trace_info *in = &w->info;
+	bool has_time = w->first_context & EHD_CTX_TIME;
+	bool utc = has_time && (w->first_context & EHD_CTX_TIME_UTC);
+	uint64_t sync_utc = 0, sync_ticks = 0, secs;
+	uint32_t nkv = 0;
+	size_t at, count_at;
+	int y, mo, dow, d;
+	char ctx[32] = "";
+
+	ehd__buf_put(&w->out, EHD__NT_MAGIC, EHD__NT_MAGIC_LEN);
+	put_le(&w->out, 0, 4);
+	put_le(&w->out, EHD__NT_MAJOR, 4);
+	put_le(&w->out, EHD__NT_MINOR, 4);
+	if (utc) {
+		sync_utc = (w->min_ticks + w->clock_offset) / 1000000 * 1000000;
+		sync_ticks = sync_utc - w->clock_offset;
+	}
+	secs = sync_utc / 1000000000;
+	civil((int64_t)(secs / 86400), &y, &mo, &dow, &d);
+	at = block_begin(w);
+	put_le(&w->out, (uint64_t)y, 2);
+	put_le(&w->out, (uint64_t)mo, 2);
+	put_le(&w->out, (uint64_t)dow, 2);
+	put_le(&w->out, (uint64_t)d, 2);
+	put_le(&w->out, secs % 86400 / 3600, 2);
+	put_le(&w->out, secs % 3600 / 60, 2);
+	put_le(&w->out, secs % 60, 2);
+	put_le(&w->out, sync_utc % 1000000000 / 1000000, 2);
+	put_le(&w->out, sync_ticks, 8);
+	put_le(&w->out, 1000000000, 8);		/* 1 tick = 1 ns */
+	put_le(&w->out, 8, 4);			/* stack IPs are 64-bit */
+	count_at = w->out.len;
+	put_le(&w->out, 0, 4);
+	put_kv_u64(&w->out, &nkv, "HardwareThreadCount",
+		   in->nr_cpus_online ? in->nr_cpus_online : in->nr_cpus_avail);
+	put_kv_u64(&w->out, &nkv, "SystemPageSize", in->page_size);
+	put_kv(&w->out, &nkv, "MachineName", in->hostname);
+	put_kv(&w->out, &nkv, "OSRelease", in->osrelease);
+	put_kv(&w->out, &nkv, "Architecture", in->arch);
+	put_kv(&w->out, &nkv, "CpuDescription", in->cpu_desc);
+	put_kv(&w->out, &nkv, "PerfVersion", in->perf_version);
+	put_kv(&w->out, &nkv, "CommandLine", in->cmdline);
+	if (has_time && in->clockid >= 0) {
+		char t[16];
+		const char *name = clock_name(in->clockid);
+
+		snprintf(t, sizeof(t), "%d", in->clockid);
+		put_kv(&w->out, &nkv, "ClockId", name ? name : t);
+	}
+	put_kv_u64(&w->out, &nkv, "PointerSizeOfSource", in->long_size);
+	put_kv(&w->out, &nkv, "Source", w->source);
+	put_kv(&w->out, &nkv, "Writer", "libehdecode " PACKAGE_VERSION);
+	/* Ours: what the events carried, so our reader gives back as much. */
+	put_kv(&w->out, &nkv, "ehd:TimeBase",
+	       !has_time ? "none" : utc ? "utc" : "clock");
+	snprintf(ctx, sizeof(ctx), "%s%s%s",
+		 has_time ? "time," : "",
+		 (w->first_context & EHD_CTX_CPU) ? "cpu," : "",
+		 (w->first_context & EHD_CTX_PID) ? "pid," : "");
+	if (*ctx)
+		ctx[strlen(ctx) - 1] = 0;
+	else
+		strcpy(ctx, "none");
+	put_kv(&w->out, &nkv, "ehd:Context", ctx);
+	patch_le(&w->out, count_at, nkv, 4);
+	block_end(w, at, EHD__NT_TRACE);
+	w->trace_written = true;
+}
+
+/* ---- event types ---- */
+
+static const char *key_str(const struct ehd__ntw *w, size_t at)
+{
+	return w->keys.p + at;
+}
+
+static uint64_t id_key(const char *prov, size_t len, uint32_t id)
+{
+	return (ehd__hash_bytes(prov, len, 0x51) & ~0xffffull) | id;
+}
+
+/* Is event id @id of provider @prov taken? */
+static bool id_taken(const struct ehd__ntw *w, const char *prov, size_t len,
+		     uint32_t id)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&w->by_id, id_key(prov, len, id), &pos, &i))
+		if (w->metas[i].prov_len == len &&
+		    !memcmp(key_str(w, w->metas[i].prov_at), prov, len))
+			return true;
+	return false;
+}
+
+/*
+ * The event id of a new type: its own when free, else one derived from
+ * its key (stable for the same provider, name and shape).
+ */
+static uint32_t choose_id(const struct ehd__ntw *w, const char *prov,
+			  size_t len, uint32_t own, uint64_t key_hash)
+{
+	uint32_t id = (uint32_t)(key_hash % 0x7fff) + 0x8000, tries;
+
+	if (own && !id_taken(w, prov, len, own))
+		return own;
+	for (tries = 0; tries < 0x8000 && id_taken(w, prov, len, id); tries++)
+		id = id == 0xffff ? 0x8000 : id + 1;
+	return id;
+}
+
+static void opt_kv(struct ehd_buf *b, const char *k, const char *v,
+		   size_t vlen)
+{
+	put8(b, EHD__NT_OPT_KEY_VALUE);
+	put_cstring(b, k);
+	put_string(b, v, vlen);
+}
+
+struct identity {
+	const char *provider, *name, *tracepoint, *full_name;
+	size_t provider_len, name_len, tracepoint_len;
+	const struct eh_header *header;	/* EventHeader events */
+	uint64_t keyword;
+};
+
+/* The metadata row of type @idx (id idx + 1), into w->rows. */
+static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
+{
+	const struct meta *m = &w->metas[idx];
+	struct ehd_buf *b = &w->rows;
+	size_t at = b->len, opt_at;
+	char t[64];
+
+	put_le(b, 0, 2);
+	put_varuint(b, idx + 1);
+	put_string(b, id->provider, id->provider_len);
+	put_varuint(b, m->event_id);
+	put_string(b, id->name, id->name_len);
+	ehd__buf_put(b, m->map.fields.p, m->map.fields.len);
+	opt_at = b->len;
+	put_le(b, 0, 2);
+	put8(b, EHD__NT_OPT_OPCODE);
+	put8(b, id->header ? id->header->opcode : 0);
+	if (id->header) {
+		const struct eh_header *h = id->header;
+
+		if (id->keyword) {
+			put8(b, EHD__NT_OPT_KEYWORD);
+			put_le(b, id->keyword, 8);
+		}
+		if (h->level) {
+			put8(b, EHD__NT_OPT_LEVEL);
+			put8(b, h->level);
+		}
+		if (h->version) {
+			put8(b, EHD__NT_OPT_VERSION);
+			put8(b, h->version);
+		}
+		snprintf(t, sizeof(t), "%x,%x,%x,%x,%x,%x", h->flags,
+			 h->version, h->id, h->tag, h->opcode, h->level);
+		opt_kv(b, "ehd:header", t, strlen(t));
+		if (id->full_name && strlen(id->full_name) != id->name_len)
+			opt_kv(b, "ehd:name", id->full_name,
+			       strlen(id->full_name));
+	}
+	if (id->tracepoint_len)
+		opt_kv(b, "ehd:tracepoint", id->tracepoint, id->tracepoint_len);
+	opt_kv(b, "ehd:fields", m->map.hints.p ? m->map.hints.p : "",
+	       m->map.hints.len);
+	if (b->err)
+		return -ENOMEM;
+	if (b->len - at - 2 > ROW_MAX || b->len - opt_at - 2 > ROW_MAX) {
+		b->len = at;
+		return -E2BIG;
+	}
+	patch_le(b, opt_at, b->len - opt_at - 2, 2);
+	patch_le(b, at, b->len - at - 2, 2);
+	w->st.metadata++;
+	return 0;
+}
+
+/* Find the type keyed by w->key; returns its index or -1. */
+static long find_type(struct ehd__ntw *w, uint64_t h)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&w->by_key, h, &pos, &i))
+		if (w->metas[i].key_len == w->key.len &&
+		    !memcmp(key_str(w, w->metas[i].key_at), w->key.p,
+			    w->key.len))
+			return i;
+	return -1;
+}
+
+/*
+ * Add the type keyed by w->key, its map in @map (taken over). Returns its
+ * index, or < 0.
+ */
+static long add_type(struct ehd__ntw *w, uint64_t h, struct ehd__ntm *map,
+		     const struct identity *id)
+{
+	struct meta *m;
+	size_t idx = w->nmetas;
+	int err;
+
+	if (w->nmetas == w->metas_cap) {
+		size_t cap = w->metas_cap ? 2 * w->metas_cap : 64;
+
+		m = realloc(w->metas, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		w->metas = m;
+		w->metas_cap = cap;
+	}
+	if (idx >= 0x7fffffff)
+		return -E2BIG;
+	m = &w->metas[idx];
+	memset(m, 0, sizeof(*m));
+	m->key_at = w->keys.len;
+	m->key_len = w->key.len;
+	ehd__buf_put(&w->keys, w->key.p, w->key.len);
+	m->prov_at = w->keys.len;
+	m->prov_len = id->provider_len;
+	ehd__buf_put(&w->keys, id->provider, id->provider_len);
+	ehd__buf_putc(&w->keys, 0);
+	if (w->keys.err)
+		return -ENOMEM;
+	m->event_id = choose_id(w, id->provider, id->provider_len,
+				id->header ? id->header->id : 0,
+				ehd__hash_bytes(map->fields.p, map->fields.len, h));
+	m->map = *map;
+	memset(map, 0, sizeof(*map));
+	w->nmetas++;
+	err = put_row(w, idx, id);
+	if (!err)
+		err = ehd__table_add(&w->by_key, h, (uint32_t)idx);
+	if (!err)
+		err = ehd__table_add(&w->by_id, id_key(id->provider, id->provider_len,
+						  m->event_id), (uint32_t)idx);
+	if (err) {
+		ehd__ntm_fini(&m->map);
+		w->nmetas--;
+		return err;
+	}
+	return (long)idx;
+}
+
+static void key_begin(struct ehd__ntw *w, char kind, const struct identity *id)
+{
+	w->key.len = 0;
+	ehd__buf_putc(&w->key, kind);
+	ehd__buf_put(&w->key, id->provider, id->provider_len);
+	ehd__buf_putc(&w->key, 0);
+	ehd__buf_put(&w->key, id->name, id->name_len);
+	ehd__buf_putc(&w->key, 0);
+	ehd__buf_put(&w->key, id->tracepoint, id->tracepoint_len);
+	ehd__buf_putc(&w->key, 0);
+}
+
+/* The type of an EventHeader event (enumerator @en started on it). */
+static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
+			     const struct ehd_enum *en, size_t *payload)
+{
+	const struct ehd_event_info *info = ev->eh;
+	const uint8_t *decls;
+	size_t len;
+	struct identity id = {
+		ev->provider, ev->name, ev->tracepoint, info->name,
+		ev->provider_len, ev->name_len, ev->tracepoint_len,
+		&info->header, ev->keyword
+	};
+	struct ehd__ntm map = { 0 };
+	uint64_t h;
+	long idx;
+	int err;
+
+	ehd__enum_layout(en, &decls, &len, payload);
+	key_begin(w, MK_EVENTHEADER, &id);
+	ehd__buf_put(&w->key, &info->header, sizeof(info->header));
+	ehd__buf_put(&w->key, info->name, strlen(info->name) + 1);
+	ehd__buf_put(&w->key, decls, len);
+	if (w->key.err)
+		return -ENOMEM;
+	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
+	idx = find_type(w, h);
+	if (idx >= 0)
+		return idx;
+	err = ehd__ntm_eventheader(&map, decls, len,
+				   !(info->header.flags & EH_FLAG_LITTLE_ENDIAN) ==
+				   !ehd__host_big());
+	if (!err)
+		idx = add_type(w, h, &map, &id);
+	ehd__ntm_fini(&map);
+	return err ? err : idx;
+}
+
+/* The type of a classic or raw event (cached per tracepoint format). */
+static long classic_type(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	const struct ehd__tracefs_types *types =
+		ev->internal ? ev->internal->types : NULL;
+	struct identity id = {
+		ev->provider, ev->name, ev->tracepoint, NULL,
+		ev->provider_len, ev->name_len, ev->tracepoint_len, NULL, 0
+	};
+	struct ehd__ntm map = { 0 };
+	struct ehd__tracefs_types *own = NULL;
+	struct tp_cache *c;
+	uint64_t h;
+	long idx;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < w->ntps; i++)
+		if (w->tps[i].event == ev->tep_event)
+			return w->tps[i].meta;
+	if (ev->kind == EHD_EVENT_TRACEFS && ev->tep_event) {
+		if (!types || ehd__tracefs_types_event(types) != ev->tep_event)
+			types = own = ehd__tracefs_types_new(ev->tep_event,
+							     ev->long_size);
+		if (!types)
+			return -ENOMEM;
+		err = ehd__ntm_tracefs(&map, ev->tep_event, types,
+				       ev->big_endian != ehd__host_big());
+		free(own);
+		if (err == -ENOTSUP)
+			err = 0, ev = NULL;	/* cannot be said: raw */
+	} else {
+		ev = NULL;
+	}
+	if (!ev)
+		err = err ? err : ehd__ntm_raw(&map);
+	if (err) {
+		ehd__ntm_fini(&map);
+		return err;
+	}
+	key_begin(w, ev ? MK_TRACEFS : MK_RAW, &id);
+	ehd__buf_put(&w->key, map.fields.p, map.fields.len);
+	ehd__buf_put(&w->key, map.hints.p, map.hints.len);
+	if (w->key.err) {
+		ehd__ntm_fini(&map);
+		return -ENOMEM;
+	}
+	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
+	idx = find_type(w, h);
+	if (idx < 0)
+		idx = add_type(w, h, &map, &id);
+	ehd__ntm_fini(&map);
+	if (idx < 0 || !ev)
+		return idx;
+	c = realloc(w->tps, (w->ntps + 1) * sizeof(*c));
+	if (c) {
+		w->tps = c;
+		c[w->ntps].event = ev->tep_event;
+		c[w->ntps++].meta = (uint32_t)idx;
+	}
+	return idx;
+}
+
+/* ---- threads, stacks, activity ids ---- */
+
+static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
+			uint32_t *index)
+{
+	uint64_t key = (uint64_t)ev->pid << 32 | ev->tid;
+	size_t pos = 0, at;
+	uint32_t v;
+
+	if (!(ev->context & EHD_CTX_PID)) {
+		*index = CAPTURE_THREAD;
+		return 0;
+	}
+	if (ehd__table_next(&w->threads, key, &pos, &v)) {
+		*index = v;
+		return 0;
+	}
+	v = ++w->nthreads;
+	at = w->thread_rows.len;
+	put_le(&w->thread_rows, 0, 2);
+	put_varuint(&w->thread_rows, v);
+	put8(&w->thread_rows, EHD__NT_THREAD_PID);
+	put_varuint(&w->thread_rows, ev->pid);
+	put8(&w->thread_rows, EHD__NT_THREAD_TID);
+	put_varuint(&w->thread_rows, ev->tid);
+	patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
+	*index = v;
+	return w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);
+}
+
+static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
+		    uint32_t *id)
+{
+	size_t n = ev->callchain_count, pos = 0, i;
+	uint64_t h;
+	uint32_t v;
+
+	*id = 0;
+	if (!(ev->context & EHD_CTX_CALLCHAIN) || !n)
+		return 0;
+	if (n > STACK_FRAMES_MAX) {
+		n = STACK_FRAMES_MAX;
+		w->st.stacks_cut++;
+	}
+	h = ehd__hash_bytes(ev->callchain, n * 8, n);
+	/* Kept as {u32 id, u32 size, IPs}; the table points at the size. */
+	while (ehd__table_next(&w->stacks, h, &pos, &v)) {
+		const uint8_t *s = (const uint8_t *)w->stack_data.p + v;
+
+		for (i = 0; i < n && ehd__load_uint(s + 4 + 8 * i, 8, 0) ==
+				     ev->callchain[i]; i++)
+			;
+		if (i == n && ehd__load_uint(s, 4, 0) == n * 8) {
+			*id = (uint32_t)ehd__load_uint(s - 4, 4, 0);
+			return 0;
+		}
+	}
+	v = ++w->nstacks;
+	put_le(&w->stack_data, v, 4);
+	pos = w->stack_data.len;
+	put_le(&w->stack_data, n * 8, 4);
+	for (i = 0; i < n; i++)
+		put_le(&w->stack_data, ev->callchain[i], 8);
+	*id = v;
+	return w->stack_data.err ? -ENOMEM :
+				   ehd__table_add(&w->stacks, h, (uint32_t)pos);
+}
+
+static void put_guid(struct ehd_buf *b, const uint8_t *rfc)
+{
+	static const uint8_t order[16] = {
+		3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15
+	};
+	uint8_t g[16];
+	size_t i;
+
+	for (i = 0; i < 16; i++)
+		g[i] = rfc[order[i]];
+	ehd__buf_put(b, g, 16);
+}
+
+static int label_id(struct ehd__ntw *w, const struct ehd_event *ev,
+		    uint32_t *id)
+{
+	uint8_t key[33] = { 0 };
+	size_t pos = 0;
+	uint64_t h;
+	uint32_t v;
+
+	*id = 0;
+	if (!ev->activity_id)
+		return 0;
+	memcpy(key, ev->activity_id, 16);
+	if (ev->related_id) {
+		memcpy(key + 16, ev->related_id, 16);
+		key[32] = 1;
+	}
+	h = ehd__hash_bytes(key, sizeof(key), 0);
+	while (ehd__table_next(&w->labels, h, &pos, &v))
+		if (!memcmp(w->label_data.p + v + 4, key, sizeof(key))) {
+			*id = (uint32_t)ehd__load_uint(
+				(const uint8_t *)w->label_data.p + v, 4, 0);
+			return 0;
+		}
+	/* Kept as {u32 id, key}; written as label lists. */
+	pos = w->label_data.len;
+	put_le(&w->label_data, ++w->nlabels, 4);
+	ehd__buf_put(&w->label_data, key, sizeof(key));
+	*id = w->nlabels;
+	return w->label_data.err ? -ENOMEM :
+				   ehd__table_add(&w->labels, h, (uint32_t)pos);
+}
+
+/* ---- windows ---- */
+
+static int cmp_held(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->ticks != y->ticks)
+		return x->ticks < y->ticks ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void write_stacks(struct ehd__ntw *w)
+{
+	const uint8_t *p = (const uint8_t *)w->stack_data.p;
+	size_t at, off = 0, n;
+
+	at = block_begin(w);
+	put_le(&w->out, 1, 4);
+	put_le(&w->out, w->nstacks, 4);
+	while (off < w->stack_data.len) {
+		n = (size_t)ehd__load_uint(p + off + 4, 4, 0);
+		ehd__buf_put(&w->out, p + off + 4, 4 + n);
+		off += 8 + n;
+	}
+	block_end(w, at, EHD__NT_STACK);
+}
+
+static void write_labels(struct ehd__ntw *w)
+{
+	const uint8_t *p = (const uint8_t *)w->label_data.p;
+	size_t at, off;
+
+	at = block_begin(w);
+	put_le(&w->out, 1, 4);
+	put_le(&w->out, w->nlabels, 4);
+	for (off = 0; off < w->label_data.len; off += 37) {
+		bool rel = p[off + 36];
+
+		put8(&w->out, EHD__NT_LABEL_ACTIVITY |
+			      (rel ? 0 : EHD__NT_LABEL_LAST));
+		put_guid(&w->out, p + off + 4);
+		if (rel) {
+			put8(&w->out, EHD__NT_LABEL_RELATED | EHD__NT_LABEL_LAST);
+			put_guid(&w->out, p + off + 20);
+		}
+	}
+	block_end(w, at, EHD__NT_LABEL_LIST);
+}
+
+/* The event block: compressed rows of the sorted window. */
+static void write_events(struct ehd__ntw *w)
+{
+	struct held prev = { 0 };
+	uint32_t prev_seq = 0;
+	size_t at, i, hdr;
+	uint8_t h[64];
+
+	at = block_begin(w);
+	put_le(&w->out, EHD__NT_EB_HEADER_SIZE, 2);
+	put_le(&w->out, EHD__NT_EB_COMPRESSED, 2);
+	put_le(&w->out, w->held[0].ticks, 8);
+	put_le(&w->out, w->held[w->nheld - 1].ticks, 8);
+	for (i = 0; i < w->nheld; i++) {
+		const struct held *e = &w->held[i];
+		uint32_t seq = ++w->seq;
+		uint8_t flags = EHD__NT_ROW_SORTED;
+
+		hdr = 1;
+		if (e->meta != prev.meta) {
+			flags |= EHD__NT_ROW_METADATA;
+			hdr += ehd__nt_put_varuint(h + hdr, e->meta);
+		}
+		if (seq != prev_seq + 1 || e->cpu != prev.cpu || !i) {
+			flags |= EHD__NT_ROW_CAPTURE;
+			hdr += ehd__nt_put_varuint(h + hdr,
+						   (uint32_t)(seq - prev_seq - 1));
+			hdr += ehd__nt_put_varuint(h + hdr, CAPTURE_THREAD);
+			hdr += ehd__nt_put_varuint(h + hdr, e->cpu);
+		}
+		if (e->thread != prev.thread) {
+			flags |= EHD__NT_ROW_THREAD;
+			hdr += ehd__nt_put_varuint(h + hdr, e->thread);
+		}
+		if (e->stack != prev.stack) {
+			flags |= EHD__NT_ROW_STACK;
+			hdr += ehd__nt_put_varuint(h + hdr, e->stack);
+		}
+		hdr += ehd__nt_put_varuint(h + hdr, e->ticks - prev.ticks);
+		if (e->labels != prev.labels) {
+			flags |= EHD__NT_ROW_LABELS;
+			hdr += ehd__nt_put_varuint(h + hdr, e->labels);
+		}
+		if (e->size != prev.size || !i) {
+			flags |= EHD__NT_ROW_PAYLOAD;
+			hdr += ehd__nt_put_varuint(h + hdr, e->size);
+		}
+		h[0] = flags;
+		ehd__buf_put(&w->out, h, hdr);
+		ehd__buf_put(&w->out, w->payloads.p + e->at, e->size);
+		w->st.header_bytes += hdr;
+		w->st.payload_bytes += e->size;
+		prev = *e;
+		prev_seq = seq;
+	}
+	block_end(w, at, EHD__NT_EVENT);
+}
+
+static void write_sequence_point(struct ehd__ntw *w, uint64_t ticks)
+{
+	size_t at = block_begin(w);
+
+	put_le(&w->out, ticks, 8);
+	put_le(&w->out, 0, 4);
+	put_le(&w->out, 1, 4);
+	put_varuint(&w->out, CAPTURE_THREAD);
+	put_varuint(&w->out, w->seq);
+	block_end(w, at, EHD__NT_SEQUENCE_POINT);
+	w->last_sp = ticks;
+	w->have_sp = true;
+}
+
+static bool sorted(const struct held *h, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (h[i].ticks < h[i - 1].ticks)
+			return false;
+	return true;
+}
+
+/* Write the window (and, the first time, the trace block). */
+static int flush_window(struct ehd__ntw *w)
+{
+	size_t i, at;
+
+	if (!w->trace_written)
+		write_trace(w);
+	if (w->nmetas > w->metas_written) {
+		at = block_begin(w);
+		put_le(&w->out, 0, 2);		/* header size */
+		ehd__buf_put(&w->out, w->rows.p, w->rows.len);
+		block_end(w, at, EHD__NT_METADATA);
+		w->rows.len = 0;
+		w->metas_written = w->nmetas;
+	}
+	if (!w->capture_written || w->thread_rows.len) {
+		at = block_begin(w);
+		if (!w->capture_written) {
+			put_le(&w->out, 2 + 1 + 8, 2);
+			put_varuint(&w->out, CAPTURE_THREAD);
+			put8(&w->out, EHD__NT_THREAD_NAME);
+			put_cstring(&w->out, "capture");
+			w->capture_written = true;
+		}
+		ehd__buf_put(&w->out, w->thread_rows.p, w->thread_rows.len);
+		block_end(w, at, EHD__NT_THREAD);
+		w->thread_rows.len = 0;
+	}
+	if (w->nheld) {
+		if (!sorted(w->held, w->nheld))
+			qsort(w->held, w->nheld, sizeof(*w->held), cmp_held);
+		for (i = 0; i < w->nheld && w->have_sp &&
+			    w->held[i].ticks < w->last_sp; i++) {
+			w->held[i].ticks = w->last_sp;
+			w->st.reordered++;
+		}
+		if (w->nstacks)
+			write_stacks(w);
+		if (w->nlabels)
+			write_labels(w);
+		write_events(w);
+		write_sequence_point(w, w->held[w->nheld - 1].ticks);
+	}
+	w->nheld = 0;
+	w->payloads.len = 0;
+	w->stack_data.len = 0;
+	w->label_data.len = 0;
+	w->nstacks = w->nlabels = 0;
+	ehd__table_clear(&w->stacks);
+	ehd__table_clear(&w->labels);
+	return write_out(w);
+}
+
+/* ---- the interface ---- */
+
+int ehd__ntw_begin(struct ehd__ntw *w, const char *name,
+		   const struct ehd_trace_info *info)
+{
+	struct ehd_trace_info none;
+
+	w->ntps = 0;	/* tracepoint formats belong to their source */
+	if (w->info_set)
+		return 0;
+	if (!info) {
+		memset(&none, 0, sizeof(none));
+		none.clockid = -1;
+		info = &none;
+	}
+	copy_info(w, info, name);
+	w->info_set = true;
+	return w->info_strings.err;
+}
+
+static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		      uint32_t meta, size_t payload_at)
+{
+	struct held *h;
+	int err;
+
+	if (w->nheld == w->held_cap) {
+		size_t cap = w->held_cap ? 2 * w->held_cap : 4096;
+
+		h = realloc(w->held, cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		w->held = h;
+		w->held_cap = cap;
+	}
+	h = &w->held[w->nheld];
+	h->ticks = 0;
+	if (ev->context & EHD_CTX_TIME)
+		h->ticks = (ev->context & EHD_CTX_TIME_UTC) ?
+			   ev->time - w->clock_offset : ev->time;
+	h->order = w->order++;
+	h->meta = meta + 1;
+	h->cpu = (ev->context & EHD_CTX_CPU) ? ev->cpu : 0;
+	h->at = (uint32_t)payload_at;
+	h->size = (uint32_t)(w->payloads.len - payload_at);
+	err = thread_index(w, ev, &h->thread);
+	if (!err)
+		err = stack_id(w, ev, &h->stack);
+	if (!err)
+		err = label_id(w, ev, &h->labels);
+	if (err)
+		return err;
+	if (!w->have_first) {
+		w->have_first = true;
+		w->first_context = ev->context;
+		w->min_ticks = h->ticks;
+	}
+	if (!w->trace_written && h->ticks < w->min_ticks)
+		w->min_ticks = h->ticks;
+	w->nheld++;
+	w->st.events++;
+	return 0;
+}
+
+int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		   struct ehd_enum *en, const char **why, uint64_t *where)
+{
+	struct ehd__ntm_result res;
+	struct ehd_event classic;
+	size_t payload = 0, at = w->payloads.len;
+	long idx;
+	int err, damage = 0;
+
+	if (w->err)
+		return w->err;
+	if (ev->kind == EHD_EVENT_EVENTHEADER) {
+		err = ehd_event_fields(ev, en, 0);
+		if (err)
+			return err;
+		idx = eventheader_type(w, ev, en, &payload);
+		if (idx < 0)
+			return (int)idx;
+		err = ehd__ntm_convert(&w->metas[idx].map,
+				       (const uint8_t *)ev->data + payload,
+				       ev->size - payload, &w->payloads, &res);
+		if (err == -EBADMSG) {
+			/* Damaged: written as what the record is. */
+			damage = err;
+			*why = res.why;
+			*where = payload + res.where;
+			classic = *ev;
+			classic.kind = ev->tep_event ? EHD_EVENT_TRACEFS :
+						       EHD_EVENT_RAW;
+			if (ev->record) {
+				classic.data = ev->record;
+				classic.size = ev->record_size;
+			}
+			ev = &classic;
+		} else if (err) {
+			if (err == -E2BIG)
+				w->st.skipped++;
+			return err;
+		}
+	}
+	if (ev->kind != EHD_EVENT_EVENTHEADER) {
+		idx = classic_type(w, ev);
+		if (idx < 0)
+			return (int)idx;
+		err = ehd__ntm_convert(&w->metas[idx].map, ev->data, ev->size,
+				       &w->payloads, &res);
+		if (err == -EBADMSG) {
+			/* A record shorter than its format: its bytes. */
+			struct ehd_event raw = *ev;
+
+			raw.kind = EHD_EVENT_RAW;
+			raw.tep_event = NULL;
+			if (!damage) {
+				damage = err;
+				*why = res.why;
+				*where = res.where;
+			}
+			idx = classic_type(w, &raw);
+			if (idx < 0)
+				return (int)idx;
+			err = ehd__ntm_convert(&w->metas[idx].map, raw.data,
+					       raw.size, &w->payloads, &res);
+		}
+		if (err) {
+			if (err == -E2BIG)
+				w->st.skipped++;
+			return err;
+		}
+	}
+	w->st.lossy += res.lossy;
+	err = hold_event(w, ev, (uint32_t)idx, at);
+	if (!err && (w->payloads.len >= WINDOW_BYTES ||
+		     w->rows.len >= TABLE_BYTES_MAX ||
+		     w->thread_rows.len >= TABLE_BYTES_MAX ||
+		     w->stack_data.len >= TABLE_BYTES_MAX))
+		err = flush_window(w);
+	if (!err && w->payloads.err)
+		err = -ENOMEM;
+	return err ? err : damage;
+}
+
+int ehd__ntw_close(struct ehd__ntw *w)
+{
+	int err = flush_window(w);
+
+	if (err)
+		return err;
+	put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
+	return write_out(w);
+}
+
+void ehd__ntw_stats(const struct ehd__ntw *w, struct ehd_writer_stats *st)
+{
+	*st = w->st;
+}
