@@ -23,6 +23,14 @@ void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size);
 void ehd__enum_start_as(struct ehd_enum *en, const struct ehd_enum *from);
 
 /*
+ * Fill in the tracepoint name members of @info (tracepoint, provider_len,
+ * options, keyword) from @tp, an EventHeader tracepoint name whose level
+ * must be @info->header.level. Return: 0 or -ENOTSUP.
+ */
+int ehd__eh_tracepoint(struct ehd_event_info *info, const char *tp,
+		       size_t len);
+
+/*
  * After ehd__enum_begin_list(): the items belong to an EventHeader event
  * of identity @info (copied; its strings must outlive the walk).
  */

@@ -673,6 +673,25 @@ void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size)
 	en->started = LIST;
 }
 
+int ehd__eh_tracepoint(struct ehd_event_info *info, const char *tp, size_t len)
+{
+	struct ehd_enum en;
+	int err;
+
+	memset(&en, 0, sizeof(en));
+	en.info.header.level = info->header.level;
+	err = parse_name(&en, tp, len);
+	if (err)
+		return err;
+	info->tracepoint = en.info.tracepoint;
+	info->tracepoint_len = en.info.tracepoint_len;
+	info->provider_len = en.info.provider_len;
+	info->options = en.info.options;
+	info->options_len = en.info.options_len;
+	info->keyword = en.info.keyword;
+	return 0;
+}
+
 void ehd__enum_set_event(struct ehd_enum *en,
 			 const struct ehd_event_info *info)
 {

@@ -9,6 +9,7 @@
 #include <ehdecode/enumerator.h>
 
 struct ehd__tracefs_types;
+struct ehd_event;
 
 /*
  * struct ehd__event_internal - behind ehd_event.internal
@@ -16,10 +17,16 @@ struct ehd__tracefs_types;
  *	data (kind EHD_EVENT_EVENTHEADER), or NULL
  * @types: the field kinds of its tracefs format (kind EHD_EVENT_TRACEFS),
  *	or NULL
+ * @fields: a reader that walks the fields itself (nettrace): starts @en
+ *	on them, or NULL
+ * @ctx: for @fields
  */
 struct ehd__event_internal {
 	const struct ehd_enum *identified;
 	const struct ehd__tracefs_types *types;
+	int (*fields)(void *ctx, const struct ehd_event *ev,
+		      struct ehd_enum *en, unsigned int flags);
+	void *ctx;
 };
 
 #endif /* EHD_EVENT_INT_H */

@@ -15,6 +15,8 @@ EHD_API int ehd_event_fields(const struct ehd_event *ev, struct ehd_enum *en,
 {
 	const struct ehd__event_internal *in = ev->internal;
 
+	if (in && in->fields)
+		return in->fields(in->ctx, ev, en, flags);
 	switch (ev->kind) {
 	case EHD_EVENT_EVENTHEADER:
 		if (in && in->identified) {

@@ -443,7 +443,7 @@ static void pad(struct ehd__ntm *m, unsigned int at, unsigned int n)
 	put_code(m, EHD__NT_BYTE);
 	put_u16(&m->fields, (uint16_t)n);
 	field_end(m, f);
-	hint(m, EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 0, "p");
+	hint(m, EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 0, ":p");
 	add_op(m, OP_COPY, 1, n);
 }
 
@@ -552,7 +552,7 @@ int ehd__ntm_tracefs(struct ehd__ntm *m, const struct tep_event *event,
 				pad(m, cur, (unsigned int)f->offset - cur);
 				n++;
 			}
-			map_classic(m, f, fmt, elem, l ? "" : "c");
+			map_classic(m, f, fmt, elem, l ? "" : ":c");
 			cur = (unsigned int)(f->offset + f->size);
 			n++;
 		}

@@ -27,8 +27,8 @@ struct ehd__ntm_op;
  *	then each field)
  * @hints: the "ehd:fields" key's value: a comma-separated hint for each
  *	field description in pre-order, "<encoding>.<format>[.<tag>]" in hex
- *	(EventHeader values, array flags included) with a "c" suffix for a
- *	tracefs common field and "p" for padding
+ *	(EventHeader values, array flags included) with a ":c" suffix for a
+ *	tracefs common field and ":p" for padding
  * @ops: the payload program
  * @barrier: steps before it are not merged with new ones
  * @swap: the source is of the other byte order

@@ -977,10 +977,13 @@ static int flush_window(struct ehd__ntw *w)
 	if (!w->capture_written || w->thread_rows.len) {
 		at = block_begin(w);
 		if (!w->capture_written) {
-			put_le(&w->out, 2 + 1 + 8, 2);
+			size_t row = w->out.len;
+
+			put_le(&w->out, 0, 2);
 			put_varuint(&w->out, CAPTURE_THREAD);
 			put8(&w->out, EHD__NT_THREAD_NAME);
 			put_cstring(&w->out, "capture");
+			patch_le(&w->out, row, w->out.len - row - 2, 2);
 			w->capture_written = true;
 		}
 		ehd__buf_put(&w->out, w->thread_rows.p, w->thread_rows.len);

@@ -19,6 +19,7 @@
 #include "ehd-buf.h"
 #include "ehd-bytes.h"
 #include "event-int.h"
+#include "nettrace-read.h"
 #include "perf-file.h"
 #include "tracefs-fields.h"
 
@@ -43,6 +44,7 @@ struct ehd_reader {
 
 	struct ehd__perf_file *perf;
 	struct ehd__dat_file dat;
+	struct ehd__nt *nt;
 	struct ehd_enum *en;	/* identifies EventHeader events */
 
 	/* sorting */
@@ -100,7 +102,7 @@ EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags)
 {
 	struct ehd_reader *r;
 
-	if (flags & ~EHD_READER_SORT_TIME) {
+	if (flags & ~(EHD_READER_SORT_TIME | EHD_READER_STRICT)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -124,6 +126,7 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 		return;
 	ehd__perf_free(r->perf);
 	ehd__dat_fini(&r->dat);
+	ehd__nt_free(r->nt);
 	if (r->own_fd)
 		close(r->fd);
 	ehd_enum_free(r->en);
@@ -182,6 +185,30 @@ static int open_perf(struct ehd_reader *r, const uint8_t *pre, size_t npre,
 	return 0;
 }
 
+/* Take the nettrace reader's error as ours. */
+static int nt_fail(struct ehd_reader *r, int err)
+{
+	uint64_t off = 0;
+	const char *why = ehd__nt_error(r->nt, &off);
+
+	return fail(r, err, off, "%s", why ? why : ehd_strerror(err));
+}
+
+static int open_nettrace(struct ehd_reader *r, const uint8_t *pre,
+			 size_t npre, bool seekable)
+{
+	int err;
+
+	if (seekable && lseek(r->fd, (off_t)npre, SEEK_SET) < 0)
+		return fail(r, -errno, 0, "lseek: %s", strerror(errno));
+	err = ehd__nt_open(&r->nt, r->fd, pre, npre,
+			   r->flags & EHD_READER_STRICT);
+	if (err)
+		return r->nt ? nt_fail(r, err) : fail(r, err, 0, "out of memory");
+	r->kind = EHD_INPUT_NETTRACE;
+	return 0;
+}
+
 static int open_input(struct ehd_reader *r)
 {
 	uint8_t h[8];
@@ -207,6 +234,8 @@ static int open_input(struct ehd_reader *r)
 		return fail(r, -EBADMSG, 0, "empty input");
 	if (n == 8 && is_perf_magic(h))
 		return open_perf(r, h, (size_t)n, seekable);
+	if (ehd__nt_is_nettrace(h, (size_t)n))
+		return open_nettrace(r, h, (size_t)n, seekable);
 	/* An interceptor capture starts with a plausible record size. */
 	if (n >= 4 && ehd__load_uint(h, 4, 0) >= 5 &&
 	    ehd__load_uint(h, 4, 0) <= EHD__DAT_RECORD_MAX) {
@@ -217,7 +246,7 @@ static int open_input(struct ehd_reader *r)
 		return 0;
 	}
 	return fail(r, -ENOTSUP, 0,
-		    "unknown input kind (neither perf.data nor an interceptor capture)");
+		    "unknown input kind (not perf.data, nettrace or an interceptor capture)");
 }
 
 EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name)
@@ -590,6 +619,15 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 	case EHD_INPUT_PERF_PIPE:
 		ret = perf_next(r);
 		break;
+	case EHD_INPUT_NETTRACE:
+		ret = ehd__nt_next(r->nt, ev);
+		if (ret < 0)
+			return nt_fail(r, ret);
+		r->stats.records += (uint64_t)ret;
+		r->stats.lost = ehd__nt_lost(r->nt);
+		if (ret > 0)
+			r->stats.events++;
+		return ret;
 	case EHD_INPUT_DAT:
 		ret = ehd__dat_next(&r->dat, &rec);
 		if (ret < 0)

@@ -44,6 +44,7 @@ enum ehd_event_kind {
 	EHD_EVENT_EVENTHEADER = 1,	/* an EventHeader event */
 	EHD_EVENT_TRACEFS = 2,		/* a classic tracepoint with a format */
 	EHD_EVENT_RAW = 3,		/* bytes of unknown layout */
+	EHD_EVENT_NETTRACE = 4,		/* typed by nettrace metadata */
 };
 
 /* ehd_event.context: which context members are valid. */

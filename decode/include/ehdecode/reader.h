@@ -24,7 +24,12 @@
  *    byte order, with zstd-compressed records (perf record -z);
  *  - an interceptor capture (.dat): records of {u32 little-endian size
  *    including itself, NUL-terminated tracepoint name, EventHeader event},
- *    as the producer's EH_INTERCEPTOR backend writes them.
+ *    as the producer's EH_INTERCEPTOR backend writes them;
+ *  - nettrace (.NET EventPipe and PerfView traces): version 6, as
+ *    libehdecode writes it, and versions 3 (netperf), 4 and 5. Events
+ *    come in file order (libehdecode's files are in time order); those a
+ *    libehdecode writer converted come back with the identity and field
+ *    rendering they had.
  * "-" reads standard input, which may be a pipe.
  *
  * Memory does not grow with the input: events are streamed; with
@@ -60,6 +65,16 @@ extern "C" {
  *	rounds are held). Without rounds, the whole input is one round.
  */
 #define EHD_READER_SORT_TIME	0x1u
+/*
+ * EHD_READER_STRICT: nettrace: also refuse what TraceEvent (PerfView's
+ *	reader) refuses or reads wrongly: metadata without an OpCode, a
+ *	(provider, event id) pair naming two field lists, reused ids, unknown
+ *	thread or label list references, sequence numbers not counting from
+ *	1, rows out of the order IsSorted and sequence points promise,
+ *	payloads over 65,535 bytes, fixed arrays of 0 or of 65,515 bytes or
+ *	more, and the like. How the writer's output is checked.
+ */
+#define EHD_READER_STRICT	0x2u
 
 /* What ehd_reader_kind() says. */
 enum ehd_input_kind {
@@ -67,6 +82,7 @@ enum ehd_input_kind {
 	EHD_INPUT_PERF = 1,		/* perf.data, normal mode */
 	EHD_INPUT_PERF_PIPE = 2,	/* perf.data, pipe mode */
 	EHD_INPUT_DAT = 3,		/* interceptor capture */
+	EHD_INPUT_NETTRACE = 4,		/* nettrace, netperf */
 };
 
 /**
@@ -82,6 +98,7 @@ enum ehd_input_kind {
  * @long_size: size of a C long where the trace was recorded, 0 unknown
  * @page_size: page size there, 0 unknown
  * @big_endian: the input is big-endian
+ * @format_version: nettrace: the format version (3 to 6), else 0
  */
 struct ehd_trace_info {
 	const char *hostname;
@@ -98,14 +115,15 @@ struct ehd_trace_info {
 	uint32_t long_size;
 	uint32_t page_size;
 	int big_endian;
+	uint32_t format_version;
 };
 
 /**
  * struct ehd_reader_stats - counts since the input was opened
  * @events: events given out
- * @records: records read (perf: all record types)
+ * @records: records read (perf: all record types; nettrace: event rows)
  * @lost: events the kernel reported lost (PERF_RECORD_LOST and
- *	PERF_RECORD_LOST_SAMPLES)
+ *	PERF_RECORD_LOST_SAMPLES); nettrace: gaps in sequence numbers
  * @lost_records: LOST and LOST_SAMPLES records seen
  * @not_eventheader: events of EventHeader tracepoints whose data are not
  *	a valid EventHeader event (given out as classic events, with
