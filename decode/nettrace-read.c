@@ -163,6 +163,10 @@ struct ehd__nt {
 	uint64_t last_sp_time;
 	bool have_sp_time;
 	bool ended;
+	bool blk_truncated;	/* the block is cut by the end of input */
+	bool in_truncated;	/* reading a row of such a block */
+	uint64_t trunc_off;
+	uint32_t trunc_size, trunc_have;
 
 	/* the event given out */
 	struct ehd_event ev;
@@ -281,6 +285,8 @@ static uint64_t cur_off(const struct cur *c)
 static int short_read(struct ehd__nt *nt, const struct cur *c,
 		      const char *what)
 {
+	if (nt->in_truncated)
+		return -ENODATA;	/* the input ended: v6_next() says so */
 	return ehd__nt_fail(nt, -EBADMSG, cur_off(c), "%s past the end of its block",
 			    what);
 }
@@ -1486,7 +1492,7 @@ static int event_block(struct ehd__nt *nt, struct cur *c)
 				"event block header");
 	if (err)
 		return err;
-	if (c->p == c->end && nt->strict)
+	if (c->p == c->end && nt->strict && !nt->blk_truncated)
 		return ehd__nt_fail(nt, -EBADMSG, c->off,
 				    "event block without events");
 	nt->blk = c->p;
@@ -1638,9 +1644,19 @@ static int v6_next(struct ehd__nt *nt, struct ehd__nt_row *row)
 	int err;
 
 	for (;;) {
-		if (nt->blk && nt->blk < nt->blk_end)
-			return read_row(nt, row);
+		if (nt->blk && nt->blk < nt->blk_end) {
+			nt->in_truncated = nt->blk_truncated;
+			err = read_row(nt, row);
+			nt->in_truncated = false;
+			if (err != -ENODATA)
+				return err;
+			nt->blk = NULL;
+		}
 		nt->blk = NULL;
+		if (nt->blk_truncated)
+			return ehd__nt_fail(nt, -EBADMSG, nt->trunc_off,
+					    "truncated: event block of %u bytes, %u present (the events before the cut were read)",
+					    nt->trunc_size, nt->trunc_have);
 		if (nt->ended)
 			return 0;
 		off = ehd__nt_offset(nt);
@@ -1655,7 +1671,18 @@ static int v6_next(struct ehd__nt *nt, struct ehd__nt_row *row)
 		h = (uint32_t)ehd__load_uint(p, 4, 0);
 		size = h & EHD__NT_BLOCK_MAX;
 		kind = h >> 24;
-		err = ehd__nt_read(nt, size, &p);
+		err = fill(nt, size);
+		if (!err && nt->len - nt->pos < size && kind == EHD__NT_EVENT &&
+		    nt->have_trace) {
+			/* Cut short: give the whole rows that are there. */
+			nt->blk_truncated = true;
+			nt->trunc_off = off;
+			nt->trunc_size = size;
+			nt->trunc_have = (uint32_t)(nt->len - nt->pos);
+			size = nt->trunc_have;
+		}
+		if (!err)
+			err = ehd__nt_read(nt, size, &p);
 		if (err)
 			return err;
 		c.p = c.start = p;
@@ -1678,7 +1705,11 @@ static int v6_next(struct ehd__nt *nt, struct ehd__nt_row *row)
 				trace_keys(nt);
 			break;
 		case EHD__NT_EVENT:
+			nt->in_truncated = nt->blk_truncated;
 			err = event_block(nt, &c);
+			nt->in_truncated = false;
+			if (err == -ENODATA)
+				nt->blk = NULL, err = 0;
 			break;
 		case EHD__NT_METADATA:
 			err = metadata_block(nt, &c);
@@ -2277,7 +2308,9 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 	} else {
 		ev->kind = m->classic ? EHD_EVENT_TRACEFS :
 			   m->raw ? EHD_EVENT_RAW : EHD_EVENT_NETTRACE;
-		ev->id = (uint16_t)m->event_id;
+		/* Converted tracepoints had no id: theirs is synthetic. */
+		if (ev->kind == EHD_EVENT_NETTRACE)
+			ev->id = (uint16_t)m->event_id;
 	}
 	return 0;
 }

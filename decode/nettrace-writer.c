@@ -1090,6 +1090,9 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 
 	if (w->err)
 		return w->err;
+	/* Events read from nettrace have no EventHeader or record bytes. */
+	if (ev->internal && ev->internal->fields)
+		return -ENOTSUP;
 	if (ev->kind == EHD_EVENT_EVENTHEADER) {
 		err = ehd_event_fields(ev, en, 0);
 		if (err)

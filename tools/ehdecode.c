@@ -48,6 +48,8 @@ static void usage(FILE *f)
 "  -s, --sort=ORDER     time  time order, as perf sorts it (by rounds) (default)\n"
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
+"      --strict         nettrace input: also refuse what TraceEvent (PerfView)\n"
+"                       refuses or reads wrongly (checks a file for PerfView)\n"
 "      --stats          say on standard error how many events and bytes\n"
 "                       were written (nettrace: bytes of headers and payloads)\n"
 "  -h, --help           show this help and exit\n"
@@ -118,7 +120,10 @@ static void report_counts(const char *name, struct ehd_reader *r)
 	struct ehd_reader_stats st;
 
 	ehd_reader_stats(r, &st);
-	if (st.lost)
+	if (st.lost && ehd_reader_kind(r) == EHD_INPUT_NETTRACE)
+		fprintf(stderr, "%s: %s: %llu events lost (gaps in sequence numbers)\n",
+			prog, name, (unsigned long long)st.lost);
+	else if (st.lost)
 		fprintf(stderr, "%s: %s: %llu events lost (%llu LOST records from the kernel)\n",
 			prog, name, (unsigned long long)st.lost,
 			(unsigned long long)st.lost_records);
@@ -155,6 +160,13 @@ static int decode(const char *name, const struct options *o,
 				(unsigned long long)off, why);
 		else
 			fprintf(stderr, "%s: %s: %s\n", prog, name, why);
+		ehd_reader_free(r);
+		return 1;
+	}
+	if (o->format == EHD_OUT_NETTRACE &&
+	    ehd_reader_kind(r) == EHD_INPUT_NETTRACE) {
+		fprintf(stderr, "%s: %s: already nettrace (read it with -F json, jsonl or text)\n",
+			prog, name);
 		ehd_reader_free(r);
 		return 1;
 	}
@@ -197,7 +209,7 @@ static int decode(const char *name, const struct options *o,
 
 int main(int argc, char **argv)
 {
-	enum { OPT_FIELD_TAGS = 256, OPT_STATS };
+	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT };
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
@@ -205,6 +217,7 @@ int main(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "field-tags", no_argument, NULL, OPT_FIELD_TAGS },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -253,6 +266,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			o.stats = 1;
+			break;
+		case OPT_STRICT:
+			o.reader_flags |= EHD_READER_STRICT;
 			break;
 		case 'h':
 			usage(stdout);

@@ -129,7 +129,8 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name);
  * Return: 0; for damaged EventHeader data -EBADMSG, -ENOTSUP, -EOVERFLOW
  * or -E2BIG, with ehd_writer_error() saying where and why (the output goes
  * on); nettrace: -E2BIG with ehd_writer_error() NULL for an event too
- * large to be written (skipped and counted; the output goes on); -ENOMEM
+ * large to be written (skipped and counted; the output goes on), -ENOTSUP
+ * for an event read from nettrace (not converted again); -ENOMEM
  * or the errno of a failed write, with ehd_writer_error() NULL (the output
  * is lost).
  */

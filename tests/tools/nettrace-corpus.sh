@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# nettrace-corpus.sh - nettrace through the ehdecode tool:
+#  - round trip: each EventHeader corpus file (perf.data, pipe-mode
+#    pipe.data, interceptor .dat) converted to nettrace and read back gives
+#    the same JSON lines, every meta member shown (identities, activity
+#    ids, times, cpus, pids, common fields), as decoding it directly; the
+#    text form too;
+#  - structure: each converted file passes the strict reader (TraceEvent's
+#    rules, nettrace-notes.md §2.2);
+#  - the .NET files: the number of events per provider equals what
+#    TraceEvent's reader reads (provider-counts.json), with stacks;
+#  - a truncated file gives its events before the damage, then an error
+#    with the offset, exit 1.
+set -u
+shared=${EH_SHARED_DIR:-../shared}/conformance
+bin=${EH_BUILDDIR:-.}
+ehdecode=$bin/tools/ehdecode
+[ -r "$shared/eventheader/perf.data" ] || { echo "SKIP: corpus not found under $shared"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nettrace-corpus.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+same() {	# same LABEL WANT GOT
+	if cmp -s "$2" "$3"; then
+		echo "ok: $1 ($(wc -l <"$3") lines)"
+	else
+		echo "FAIL: $1"
+		diff "$2" "$3" | head -n 6 | cut -c1-300
+		fail=1
+	fi
+}
+
+for f in perf.data pipe.data EventHeaderInterceptorLE64.dat; do
+	in=$shared/eventheader/$f
+	nt=$tmp/$f.nettrace
+	"$ehdecode" -F nettrace --stats -o "$nt" "$in" 2>"$tmp/stats" ||
+		{ echo "FAIL: ehdecode -F nettrace $f exited $?"; fail=1; continue; }
+	echo "   $(cat "$tmp/stats")"
+	for form in jsonl text; do
+		"$ehdecode" -F "$form" -m all --field-tags "$in" >"$tmp/want"
+		"$ehdecode" -F "$form" -m all --field-tags "$nt" >"$tmp/got" ||
+			{ echo "FAIL: reading $f.nettrace exited $?"; fail=1; }
+		same "$f -> nettrace -> $form equals the direct decode" \
+			"$tmp/want" "$tmp/got"
+	done
+	if "$ehdecode" --strict -F jsonl -o /dev/null "$nt" 2>"$tmp/err"; then
+		echo "ok: $f.nettrace passes the strict reader"
+	else
+		echo "FAIL: $f.nettrace: strict reader: $(cat "$tmp/err")"
+		fail=1
+	fi
+done
+
+# Not in time order: pipe.data in file order has inversions; the writer
+# sorts each window and the result still passes the strict reader.
+"$ehdecode" -F nettrace --sort file -o "$tmp/file-order.nettrace" \
+	"$shared/eventheader/pipe.data" 2>"$tmp/err"
+if "$ehdecode" --strict -F jsonl "$tmp/file-order.nettrace" >"$tmp/got" &&
+   "$ehdecode" -F jsonl "$shared/eventheader/pipe.data" >"$tmp/want"; then
+	same "pipe.data in file order -> nettrace: events in time order" \
+		"$tmp/want" "$tmp/got"
+else
+	echo "FAIL: file-order conversion not strict-valid"; fail=1
+fi
+
+# Reading nettrace: events per provider against TraceEvent's counts.
+counts="$shared/nettrace/provider-counts.json"
+if [ -r "$counts" ]; then
+	for f in $(sed -n 's/^ "\([^"]*\)": {$/\1/p' "$counts"); do
+		want=$(sed -n "/^ \"$f\": {/,/^ }/p" "$counts" |
+			sed -n 's/^  "\([^"]*\)": \([0-9]*\),\{0,1\}$/\1 \2/p' | sort)
+		got=$("$ehdecode" -F jsonl -m n "$shared/nettrace/$f" 2>"$tmp/err" |
+			sed -n 's/^{"n":"\([^:"]*\):.*/\1/p' | sort | uniq -c |
+			awk '{ print $2, $1 }' | sort)
+		if [ -s "$tmp/err" ]; then
+			echo "FAIL: $f: $(cat "$tmp/err")"; fail=1
+		elif [ "$want" = "$got" ]; then
+			echo "ok: $f: events per provider equal TraceEvent's ($(echo $got))"
+		else
+			echo "FAIL: $f: events per provider"; echo "want: $want"; echo "got:  $got"
+			fail=1
+		fi
+	done
+	# Stacks of the samples are read: every SampleProfiler event has one.
+	f=mixed_managed_external_samples.nettrace
+	n=$("$ehdecode" -F text "$shared/nettrace/$f" | grep -c 'SampleProfiler')
+	echo "   $f: $n SampleProfiler events"
+else
+	echo "SKIP: $counts not found (nettrace counts)"
+fi
+
+# A truncated file: the events before the damage, an error, exit 1.
+nt=$tmp/perf.data.nettrace
+"$ehdecode" -F jsonl "$shared/eventheader/perf.data" >"$tmp/all"
+size=$(stat -c %s "$nt")
+head -c $((size * 2 / 3)) "$nt" >"$tmp/cut.nettrace"
+"$ehdecode" -F jsonl "$tmp/cut.nettrace" >"$tmp/got" 2>"$tmp/err"
+rc=$?
+n=$(wc -l <"$tmp/got")
+head -n "$n" "$tmp/all" >"$tmp/want"
+if [ $rc -eq 1 ] && [ "$n" -gt 10 ] && cmp -s "$tmp/want" "$tmp/got" &&
+   grep -q 'cut.nettrace: offset [0-9]*: truncated' "$tmp/err"; then
+	echo "ok: truncated nettrace: its first $n events, then: $(cat "$tmp/err")"
+else
+	echo "FAIL: truncated nettrace: exit $rc, $n events, $(cat "$tmp/err")"; fail=1
+fi
+
+# Converting nettrace to nettrace is refused, not mangled.
+if "$ehdecode" -F nettrace -o "$tmp/again" "$nt" 2>"$tmp/err"; then
+	echo "FAIL: nettrace -> nettrace accepted"; fail=1
+else
+	echo "ok: nettrace -> nettrace refused: $(cat "$tmp/err")"
+fi
+exit $fail
