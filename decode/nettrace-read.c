@@ -2358,13 +2358,13 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev)
 							 ehd__nt_offset(nt),
 							 "%s", strerror(-ret)) :
 					    ret;
-	if (row.has_seq) {
-		ret = check_seq(nt, row.capture_thread, row.seq, row.offset);
+	if (nt->strict && !nt->legacy) {
+		ret = check_order(nt, &row);
 		if (ret)
 			return ret;
 	}
-	if (nt->strict && !nt->legacy) {
-		ret = check_order(nt, &row);
+	if (row.has_seq) {
+		ret = check_seq(nt, row.capture_thread, row.seq, row.offset);
 		if (ret)
 			return ret;
 	}

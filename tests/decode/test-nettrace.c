@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-nettrace.c - the nettrace writer against the writer pitfalls of
+ * nettrace-notes.md §2.3 (each test names the pitfalls it covers), and the
+ * strict reader refusing streams that break TraceEvent's rules.
+ *
+ * Events come from the producer through the interceptor; their context
+ * (time, cpu, pid, callchain) is set here. The writer's output is read
+ * back with the strict reader and walked block by block.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <eventheader/eh-provider.h>
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+EH_DEFINE_PROVIDER(nt_provider, "NtTest");
+EH_DEFINE_PROVIDER(other_provider, "NtOther");
+
+static char dat_path[64];
+
+/* Text of 20,000 'é' (40,000 bytes of UTF-8, 40,000 of UTF-16). */
+static char big_utf8[40001];
+
+static int make_capture(void **state)
+{
+	static const uint8_t aid[16] = { 1, 2, 3, 4, 5, 6, 7, 8,
+					 9, 10, 11, 12, 13, 14, 15, 16 };
+	static const uint8_t rid[16] = { 0xa1, 2, 3, 4, 5, 6, 7, 8,
+					 9, 10, 11, 12, 13, 14, 15, 0xff };
+	static const uint8_t uuid[16] = { 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc,
+					  0xde, 0xf0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	static char huge[70001];
+	size_t i;
+	int fd;
+
+	(void)state;
+	for (i = 0; i < sizeof(big_utf8) - 1; i += 2)
+		memcpy(big_utf8 + i, "\xc3\xa9", 2);
+	memset(huge, 'x', sizeof(huge) - 1);
+	huge[sizeof(huge) - 1] = 0;
+	strcpy(dat_path, "/tmp/test-nettrace.XXXXXX");
+	fd = mkstemp(dat_path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	setenv("EH_INTERCEPTOR_FILE", dat_path, 1);
+	EH_REGISTER(nt_provider);
+	EH_REGISTER(other_provider);
+	EH_WRITE(nt_provider, "Hello", EH_LEVEL(4), EH_KEYWORD(0x5),
+		 EH_UINT32("u", 7), EH_STRING_UTF8("s", "hi"));
+	/* Text TraceEvent would show as Latin-1 (pitfall 14). */
+	EH_WRITE(nt_provider, "Text", EH_LEVEL(4),
+		 EH_STRING_UTF8("utf8", "h\xc3\xa9llo \xe2\x98\x83 \xf0\x9f\x98\x80"),
+		 EH_STRING8("latin1", "caf\xe9"),
+		 EH_COUNTED_STRING_UTF8("counted", "\xc3\xa0 la", 5),
+		 EH_STRING32("u32", U"\U0001F600x"),
+		 EH_GUID("g", uuid));
+	/* A name TraceEvent would strip without an OpCode (pitfall 9). */
+	EH_WRITE(nt_provider, "WorkStart", EH_LEVEL(4), EH_UINT8("x", 1));
+	/* Same provider, name and id 0 but other fields (pitfall 8). */
+	EH_WRITE(nt_provider, "Shape", EH_LEVEL(4), EH_UINT8("a", 1));
+	EH_WRITE(nt_provider, "Shape", EH_LEVEL(4), EH_UINT16("a", 1));
+	/* Two event types with the same EventHeader id (pitfall 8). */
+	EH_WRITE(nt_provider, "IdOne", EH_LEVEL(4), EH_ID_VERSION(7, 1),
+		 EH_UINT8("a", 1));
+	EH_WRITE(nt_provider, "IdTwo", EH_LEVEL(4), EH_ID_VERSION(7, 1),
+		 EH_UINT32("b", 2));
+	EH_WRITE(other_provider, "IdOne", EH_LEVEL(4), EH_ID_VERSION(7, 1),
+		 EH_UINT8("a", 1));
+	EH_WRITE_ACTIVITY(nt_provider, "Act", aid, rid, EH_LEVEL(5),
+			  EH_OPCODE(EH_OPCODE_ACTIVITY_START),
+			  EH_INT32_FIXED_ARRAY("a", ((const int32_t[]){ -1, 2 }), 2),
+			  EH_STRUCT("st", 2), EH_UINT8("x", 3),
+			  EH_STRING_UTF8("y", "in"));
+	EH_WRITE_ACTIVITY(nt_provider, "Act", aid, NULL, EH_LEVEL(5),
+			  EH_INT32_FIXED_ARRAY("a", ((const int32_t[]){ 5, 6 }), 2),
+			  EH_STRUCT("st", 2), EH_UINT8("x", 4),
+			  EH_STRING_UTF8("y", "out"));
+	/* 40,000 bytes of UTF-8 become 40,000 of UTF-16: it fits. */
+	EH_WRITE(nt_provider, "Big", EH_LEVEL(4), EH_STRING_UTF8("s", big_utf8));
+	/* 60,000 bytes of ASCII, 120,000 in UTF-16: more than TraceEvent
+	 * reads (pitfall 10). */
+	EH_WRITE(nt_provider, "Huge", EH_LEVEL(4),
+		 EH_STRING_UTF8("s", huge + 40000),
+		 EH_STRING_UTF8("t", huge + 40000));
+	EH_UNREGISTER(other_provider);
+	EH_UNREGISTER(nt_provider);
+	return 0;
+}
+
+static int remove_capture(void **state)
+{
+	(void)state;
+	unlink(dat_path);
+	return 0;
+}
+
+/* ---- writing: the capture's events, with context set here ---- */
+
+#define NEVENTS 12	/* events in the capture */
+
+struct written {
+	int fd;				/* memfd with the nettrace stream */
+	struct ehd_writer_stats st;
+	char *jsonl;			/* the events as JSON lines, written */
+};
+
+static uint64_t frames[9000];
+
+/*
+ * Write @rounds copies of the capture's events; @windows makes the events
+ * large enough to span several windows. Event k of round r gets time
+ * 1e18 + r * 1000 + k (one in 7 earlier: out of order), cpu k % 4 (the
+ * first one 300), pid 100 + k % 3, a callchain on every third.
+ */
+static void write_capture(struct written *out, int rounds)
+{
+	struct ehd_writer *w, *jw;
+	struct ehd_trace_info info;
+	const struct ehd_event *ev;
+	struct ehd_reader *r;
+	int jfd = memfd_create("jsonl", 0), r_i, k, err;
+	size_t i;
+	off_t len;
+
+	for (i = 0; i < 9000; i++)
+		frames[i] = 0x400000 + i;
+	out->fd = memfd_create("nettrace", 0);
+	assert_true(out->fd >= 0 && jfd >= 0);
+	w = ehd_writer_new(EHD_OUT_NETTRACE, out->fd, 0, 0);
+	jw = ehd_writer_new(EHD_OUT_JSONL, jfd, 0, EHD_META_ALL);
+	assert_non_null(w);
+	assert_non_null(jw);
+	memset(&info, 0, sizeof(info));
+	info.clockid = 1;
+	info.has_clock_offset = 1;
+	info.clock_offset = 1000;
+	info.nr_cpus_online = 4;
+	info.hostname = "host";
+	assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
+	assert_int_equal(ehd_writer_begin(jw, "test"), 0);
+	for (r_i = 0; r_i < rounds; r_i++) {
+		r = ehd_reader_new(0);
+		assert_int_equal(ehd_reader_open(r, dat_path), 0);
+		for (k = 0; ehd_reader_next(r, &ev) > 0; k++) {
+			struct ehd_event e = *ev;
+
+			e.context = EHD_CTX_TIME | EHD_CTX_TIME_UTC |
+				    EHD_CTX_CPU | EHD_CTX_PID;
+			e.time = UINT64_C(1000000000000000000) +
+				 (uint64_t)r_i * 1000 + (uint64_t)k * 10;
+			if ((r_i * NEVENTS + k) % 7 == 3)
+				e.time -= 25;	/* before the previous event */
+			e.cpu = r_i == 0 && k == 0 ? 300 : (uint32_t)k % 4;
+			e.pid = 100 + (uint32_t)k % 3;
+			e.tid = e.pid + 1000;
+			if (k % 3 == 1) {
+				e.context |= EHD_CTX_CALLCHAIN;
+				e.callchain = frames;
+				e.callchain_count = k == 1 && r_i == 0 ? 9000 :
+						    3 + (size_t)k;
+			}
+			err = ehd_writer_event(w, &e);
+			if (err == -E2BIG)
+				continue;	/* the huge event: skipped */
+			assert_int_equal(err, 0);
+			assert_int_equal(ehd_writer_event(jw, &e), 0);
+		}
+		assert_int_equal(k, NEVENTS);
+		ehd_reader_free(r);
+	}
+	assert_int_equal(ehd_writer_close(w), 0);
+	assert_int_equal(ehd_writer_close(jw), 0);
+	ehd_writer_stats(w, &out->st);
+	ehd_writer_free(w);
+	ehd_writer_free(jw);
+	len = lseek(jfd, 0, SEEK_END);
+	out->jsonl = calloc(1, (size_t)len + 1);
+	assert_int_equal(pread(jfd, out->jsonl, (size_t)len, 0), len);
+	close(jfd);
+}
+
+/* All of a memfd. */
+static uint8_t *slurp(int fd, size_t *len)
+{
+	off_t n = lseek(fd, 0, SEEK_END);
+	uint8_t *p = malloc((size_t)n + 1);
+
+	assert_non_null(p);
+	assert_int_equal(pread(fd, p, (size_t)n, 0), n);
+	*len = (size_t)n;
+	return p;
+}
+
+/* Read @fd back (strict) as JSON lines, sorted like the writer's order. */
+static char *read_back(int fd, unsigned int flags, int *err)
+{
+	struct ehd_reader *r = ehd_reader_new(flags);
+	int out = memfd_create("back", 0);
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_JSONL, out, 0, EHD_META_ALL);
+	const struct ehd_event *ev;
+	size_t len;
+	char *s;
+
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	*err = ehd_reader_open_fd(r, fd, "nettrace");
+	ehd_writer_begin(w, "back");
+	if (!*err)
+		while ((*err = ehd_reader_next(r, &ev)) > 0)
+			assert_int_equal(ehd_writer_event(w, ev), 0);
+	if (*err < 0)
+		print_message("read back: %s\n", ehd_reader_error(r, NULL));
+	ehd_writer_close(w);
+	ehd_writer_free(w);
+	ehd_reader_free(r);
+	s = (char *)slurp(out, &len);
+	s[len] = 0;
+	close(out);
+	return s;
+}
+
+/* Sort the lines of @s (the writer sorts by time; the input was not). */
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *sorted_lines(char *s)
+{
+	char **v = NULL, *p, *out;
+	size_t n = 0, i, len = strlen(s);
+
+	for (p = strtok(s, "\n"); p; p = strtok(NULL, "\n")) {
+		v = realloc(v, (n + 1) * sizeof(*v));
+		v[n++] = p;
+	}
+	qsort(v, n, sizeof(*v), cmp_line);
+	out = calloc(1, len + 2);
+	for (i = 0; i < n; i++) {
+		strcat(out, v[i]);
+		strcat(out, "\n");
+	}
+	free(v);
+	return out;
+}
+
+/* ---- walking the blocks ---- */
+
+struct block {
+	unsigned int kind;
+	const uint8_t *p;
+	size_t size;
+};
+
+static size_t blocks_of(const uint8_t *f, size_t len, struct block *b,
+			size_t max)
+{
+	size_t pos = 20, n = 0;
+
+	while (pos + 4 <= len && n < max) {
+		uint32_t h = (uint32_t)f[pos] | (uint32_t)f[pos + 1] << 8 |
+			     (uint32_t)f[pos + 2] << 16 |
+			     (uint32_t)f[pos + 3] << 24;
+
+		b[n].kind = h >> 24;
+		b[n].size = h & 0xffffff;
+		b[n].p = f + pos + 4;
+		assert_true(pos + 4 + b[n].size <= len);
+		pos += 4 + b[n].size;
+		n++;
+		if (!(h >> 24))
+			break;
+	}
+	assert_int_equal(pos, len);	/* nothing after EndOfStream */
+	return n;
+}
+
+/* Pitfalls 1, 2, 5, 18: the frame of the stream. */
+static void test_stream_frame(void **state)
+{
+	struct written w;
+	struct block b[512];
+	uint8_t *f;
+	size_t len, n, i, events = 0;
+
+	(void)state;
+	write_capture(&w, 1);
+	f = slurp(w.fd, &len);
+	assert_memory_equal(f, "Nettrace\0\0\0\0\6\0\0\0\0\0\0\0", 20);
+	n = blocks_of(f, len, b, 512);
+	assert_true(n >= 5);
+	assert_int_equal(b[0].kind, 1);		/* Trace first */
+	assert_int_equal(b[n - 1].kind, 0);	/* EndOfStream last */
+	assert_int_equal(b[n - 1].size, 0);
+	for (i = 0; i < n; i++) {
+		assert_true(b[i].kind != 7);	/* no RemoveThread (5) */
+		assert_true(b[i].size < (1u << 24));
+		if (b[i].kind == 2) {
+			/* header: size 20, compressed, rows follow (2, 18) */
+			assert_int_equal(b[i].p[0] | b[i].p[1] << 8, 20);
+			assert_int_equal(b[i].p[2] | b[i].p[3] << 8, 1);
+			assert_true(b[i].size > 20);
+			events++;
+		}
+	}
+	assert_true(events >= 1);
+	free(f);
+	close(w.fd);
+	free(w.jsonl);
+}
+
+/*
+ * Pitfalls 3, 4, 6, 7, 16, 17: over several windows (sequence points
+ * between them), with stacks, activity ids and out-of-order input, the
+ * strict reader accepts every reference, id, sequence number and order,
+ * and reads back every event as written.
+ */
+static void test_windows_round_trip(void **state)
+{
+	struct written w;
+	struct block *b = calloc(4096, sizeof(*b));
+	char *back, *want, *got;
+	uint8_t *f;
+	size_t len, n, i, sps = 0;
+	int err;
+
+	(void)state;
+	write_capture(&w, 120);	/* the Big event: ~4.8 MB of payloads */
+	f = slurp(w.fd, &len);
+	n = blocks_of(f, len, b, 4096);
+	for (i = 0; i < n; i++)
+		sps += b[i].kind == 4;
+	assert_true(sps >= 4);		/* several windows */
+	back = read_back(w.fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	want = sorted_lines(w.jsonl);
+	got = sorted_lines(back);
+	assert_string_equal(want, got);
+	assert_int_equal(w.st.events, 120 * (NEVENTS - 1));
+	assert_true(w.st.reordered == 0);	/* late only within a window */
+	free(want);
+	free(got);
+	free(back);
+	free(f);
+	free(b);
+	close(w.fd);
+	free(w.jsonl);
+}
+
+/* Pitfalls 10, 11: too-large payloads skipped, long stacks cut; counted. */
+static void test_limits_counted(void **state)
+{
+	struct written w;
+	char *back;
+	int err;
+
+	(void)state;
+	write_capture(&w, 1);
+	assert_int_equal(w.st.skipped, 1);	/* Huge */
+	assert_int_equal(w.st.stacks_cut, 1);	/* 9,000 frames */
+	back = read_back(w.fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	assert_null(strstr(back, "Huge"));
+	assert_non_null(strstr(back, "NtTest:Big"));
+	free(back);
+	close(w.fd);
+	free(w.jsonl);
+}
+
+/* A metadata row's parts, enough to check them. */
+struct row {
+	uint32_t id, event_id;
+	char provider[64], name[64];
+	bool has_opcode;
+	const uint8_t *fields;
+	size_t fields_len;
+};
+
+static uint64_t varuint(const uint8_t **p)
+{
+	uint64_t v = 0;
+	int s = 0;
+
+	do
+		v |= (uint64_t)(**p & 0x7f) << s, s += 7;
+	while (*(*p)++ & 0x80);
+	return v;
+}
+
+static void string(const uint8_t **p, char *dst, size_t max)
+{
+	size_t n = (size_t)varuint(p);
+
+	assert_true(n < max);
+	memcpy(dst, *p, n);
+	dst[n] = 0;
+	*p += n;
+}
+
+/* The metadata rows of a stream. */
+static size_t rows_of(const uint8_t *f, size_t len, struct row *rows,
+		      size_t max)
+{
+	struct block b[512];
+	size_t n = blocks_of(f, len, b, 512), i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p, *end;
+
+		if (b[i].kind != 3)
+			continue;
+		p = b[i].p + 2 + (b[i].p[0] | b[i].p[1] << 8);
+		end = b[i].p + b[i].size;
+		while (p < end && k < max) {
+			size_t size = p[0] | p[1] << 8, count, j;
+			const uint8_t *next = p + 2 + size, *o, *oend;
+
+			p += 2;
+			rows[k].id = (uint32_t)varuint(&p);
+			string(&p, rows[k].provider, 64);
+			rows[k].event_id = (uint32_t)varuint(&p);
+			string(&p, rows[k].name, 64);
+			rows[k].fields = p;
+			count = p[0] | p[1] << 8;
+			p += 2;
+			for (j = 0; j < count; j++)
+				p += 2 + (p[0] | p[1] << 8);
+			rows[k].fields_len = (size_t)(p - rows[k].fields);
+			oend = p + 2 + (p[0] | p[1] << 8);
+			o = p + 2;
+			rows[k].has_opcode = o < oend && *o == 1;
+			assert_true(oend <= next);
+			p = next;
+			k++;
+		}
+	}
+	return k;
+}
+
+/*
+ * Pitfalls 4, 8, 9: metadata ids from 1, never reused; every row has an
+ * OpCode; a (provider, EventId) pair names one field list: two shapes of
+ * id 0 get two synthetic ids, a second event type with EventHeader id 7
+ * does not get 7, another provider's id 7 does.
+ */
+static void test_metadata_ids(void **state)
+{
+	struct written w;
+	struct row rows[64];
+	uint8_t *f;
+	size_t len, n, i, j;
+	uint32_t shape[2], n_shape = 0, id7 = 0;
+
+	(void)state;
+	write_capture(&w, 1);
+	f = slurp(w.fd, &len);
+	n = rows_of(f, len, rows, 64);
+	assert_int_equal(n, w.st.metadata);
+	for (i = 0; i < n; i++) {
+		assert_true(rows[i].id != 0);
+		assert_true(rows[i].has_opcode);
+		for (j = 0; j < i; j++) {
+			assert_true(rows[i].id != rows[j].id);
+			if (!strcmp(rows[i].provider, rows[j].provider) &&
+			    rows[i].event_id == rows[j].event_id)
+				fail_msg("%s: event id %u names two rows",
+					 rows[i].provider, rows[i].event_id);
+		}
+		if (!strcmp(rows[i].name, "Shape"))
+			shape[n_shape++] = rows[i].event_id;
+		if (!strcmp(rows[i].provider, "NtTest") &&
+		    (!strcmp(rows[i].name, "IdOne") || !strcmp(rows[i].name, "IdTwo")))
+			id7 += rows[i].event_id == 7;
+		if (!strcmp(rows[i].provider, "NtOther"))
+			assert_int_equal(rows[i].event_id, 7);
+		if (!strcmp(rows[i].name, "WorkStart"))
+			assert_true(rows[i].has_opcode);
+	}
+	assert_int_equal(n_shape, 2);
+	assert_true(shape[0] != shape[1] && shape[0] >= 0x8000 &&
+		    shape[1] >= 0x8000);
+	assert_int_equal(id7, 1);
+	free(f);
+	close(w.fd);
+	free(w.jsonl);
+}
+
+/* Pitfall 14: text is UTF-16 (type 18 or Array of UTF16CodeUnit). */
+static void test_text_utf16(void **state)
+{
+	struct written w;
+	struct row rows[64];
+	uint8_t *f;
+	size_t len, n, i;
+	int err;
+	char *back;
+
+	(void)state;
+	write_capture(&w, 1);
+	f = slurp(w.fd, &len);
+	n = rows_of(f, len, rows, 64);
+	for (i = 0; i < n && strcmp(rows[i].name, "Text"); i++)
+		;
+	assert_true(i < n);
+	/* fields: utf8 -> 18, latin1 -> 18, counted -> 19(4), u32 -> 18, g -> 17 */
+	{
+		const uint8_t *p = rows[i].fields + 2;
+		static const uint8_t want[5][2] = {
+			{ 18, 0 }, { 18, 0 }, { 19, 4 }, { 18, 0 }, { 17, 0 }
+		};
+		size_t k;
+
+		for (k = 0; k < 5; k++) {
+			size_t size = p[0] | p[1] << 8;
+			const uint8_t *q = p + 2;
+			char name[64];
+
+			string(&q, name, sizeof(name));
+			assert_int_equal(q[0], want[k][0]);
+			if (want[k][1])
+				assert_int_equal(q[1], want[k][1]);
+			p += 2 + size;
+		}
+	}
+	back = read_back(w.fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(strstr(back, "\"utf8\":\"h\xc3\xa9llo \xe2\x98\x83 \xf0\x9f\x98\x80\""));
+	assert_non_null(strstr(back, "\"latin1\":\"caf\xc3\xa9\""));
+	assert_non_null(strstr(back, "\"g\":\"12345678-9abc-def0-0102-030405060708\""));
+	free(back);
+	free(f);
+	close(w.fd);
+	free(w.jsonl);
+}
+
+/* ---- the strict reader refuses what TraceEvent refuses ---- */
+
+struct bytes {
+	uint8_t p[4096];
+	size_t n;
+};
+
+static void b_put(struct bytes *b, const void *p, size_t n)
+{
+	assert_true(b->n + n <= sizeof(b->p));
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void b_le(struct bytes *b, uint64_t v, int size)
+{
+	int i;
+
+	for (i = 0; i < size; i++)
+		b->p[b->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static void b_str(struct bytes *b, const char *s)
+{
+	b->p[b->n++] = (uint8_t)strlen(s);
+	b_put(b, s, strlen(s));
+}
+
+static size_t b_block(struct bytes *b)
+{
+	b_le(b, 0, 4);
+	return b->n;
+}
+
+static void b_end_block(struct bytes *b, size_t at, unsigned int kind)
+{
+	uint32_t h = (uint32_t)(b->n - at) | kind << 24;
+
+	memcpy(b->p + at - 4, &h, 4);
+}
+
+/* What to break in a small valid stream. */
+enum breakage {
+	OK, NO_OPCODE, TWICE_METADATA, UNKNOWN_THREAD, SEQ_FROM_2,
+	CAPTURE_UNSORTED, EMPTY_EVENT_BLOCK, NO_END, FIXED_ARRAY_0,
+	SAME_EVENT_ID, BEFORE_SYNC,
+};
+
+/* A v6 stream: trace, metadata, thread, two events, end. */
+static void stream(struct bytes *b, enum breakage brk)
+{
+	size_t at, row;
+	int i;
+
+	b->n = 0;
+	b_put(b, "Nettrace\0\0\0\0\6\0\0\0\0\0\0\0", 20);
+	at = b_block(b);
+	b_le(b, 2025, 2), b_le(b, 1, 2), b_le(b, 3, 2), b_le(b, 1, 2);
+	b_le(b, 0, 8);
+	b_le(b, 100, 8);			/* sync ticks */
+	b_le(b, 1000000000, 8);
+	b_le(b, 8, 4);
+	b_le(b, 0, 4);
+	b_end_block(b, at, 1);
+	at = b_block(b);
+	b_le(b, 0, 2);
+	for (i = 1; i <= (brk == TWICE_METADATA || brk == SAME_EVENT_ID ? 2 : 1); i++) {
+		row = b->n;
+		b_le(b, 0, 2);
+		b->p[b->n++] = brk == TWICE_METADATA ? 1 : (uint8_t)i;
+		b_str(b, "Prov");
+		b->p[b->n++] = 5;		/* event id */
+		b_str(b, "Ev");
+		b_le(b, 1, 2);			/* one field */
+		b_le(b, brk == FIXED_ARRAY_0 ? 6 : 3, 2);	/* field size */
+		b_str(b, "x");
+		if (brk == FIXED_ARRAY_0) {
+			b->p[b->n++] = 22;
+			b->p[b->n++] = 6;
+			b_le(b, 0, 2);
+		} else {
+			b->p[b->n++] = i == 2 ? 8 : 6;	/* Byte / UInt16 */
+		}
+		if (brk == NO_OPCODE) {
+			b_le(b, 0, 2);
+		} else {
+			b_le(b, 2, 2);
+			b->p[b->n++] = 1;
+			b->p[b->n++] = 0;
+		}
+		b_le(b, b->n - row - 2, 2);
+		memmove(b->p + row, b->p + b->n - 2, 2);
+		b->n -= 2;
+	}
+	b_end_block(b, at, 3);
+	at = b_block(b);
+	b_le(b, 5, 2);				/* row: index 1, pid 9 */
+	b->p[b->n++] = 1;
+	b->p[b->n++] = 2;
+	b->p[b->n++] = 9;
+	b->p[b->n++] = 3;
+	b->p[b->n++] = 9;
+	b_end_block(b, at, 6);
+	at = b_block(b);
+	b_le(b, 20, 2), b_le(b, 1, 2), b_le(b, 200, 8), b_le(b, 300, 8);
+	if (brk != EMPTY_EVENT_BLOCK) {
+		/* all flags but stack/labels: metadata 1, seq, capture 1, cpu 0 */
+		b->p[b->n++] = 0x01 | 0x02 | 0x04 | 0x40 | 0x80;
+		b->p[b->n++] = 1;
+		b->p[b->n++] = brk == SEQ_FROM_2 ? 1 : 0;
+		b->p[b->n++] = 1;
+		b->p[b->n++] = 0;
+		b->p[b->n++] = brk == UNKNOWN_THREAD ? 2 : 1;
+		b_le(b, brk == BEFORE_SYNC ? 50 : 200, 1), b->p[b->n - 1] |= 0x80,
+			b->p[b->n++] = brk == BEFORE_SYNC ? 0 : 1;
+		b->p[b->n++] = 1;
+		b->p[b->n++] = 7;
+		/* second: another capture thread, not marked sorted */
+		b->p[b->n++] = brk == CAPTURE_UNSORTED ? 0x02 : 0x40;
+		if (brk == CAPTURE_UNSORTED) {
+			b->p[b->n++] = 0;
+			b->p[b->n++] = 0;	/* capture thread 0: unknown too */
+			b->p[b->n++] = 0;
+		}
+		b->p[b->n++] = 5;
+		b->p[b->n++] = 8;
+	}
+	b_end_block(b, at, 2);
+	if (brk != NO_END)
+		b_le(b, 0, 4);
+}
+
+static int read_stream(const struct bytes *b, unsigned int flags,
+		       char *why, size_t why_len)
+{
+	int fd = memfd_create("s", 0), err, n = 0;
+	struct ehd_reader *r = ehd_reader_new(flags);
+	const struct ehd_event *ev;
+
+	assert_int_equal(write(fd, b->p, b->n), (ssize_t)b->n);
+	err = ehd_reader_open_fd(r, fd, "s");
+	if (!err)
+		while ((err = ehd_reader_next(r, &ev)) > 0)
+			n++;
+	if (err < 0)
+		snprintf(why, why_len, "%s", ehd_reader_error(r, NULL));
+	ehd_reader_free(r);
+	close(fd);
+	return err < 0 ? err : n;
+}
+
+static void test_strict_refuses(void **state)
+{
+	static const struct {
+		enum breakage brk;
+		const char *why;	/* part of the strict reader's reason */
+		bool lax_ok;		/* the lax reader reads it */
+	} cases[] = {
+		{ NO_OPCODE, "no OpCode", true },
+		{ TWICE_METADATA, "defined twice", true },
+		{ UNKNOWN_THREAD, "unknown thread index", true },
+		{ SEQ_FROM_2, "not 1", true },
+		{ CAPTURE_UNSORTED, "not marked IsSorted", true },
+		{ EMPTY_EVENT_BLOCK, "without events", true },
+		{ NO_END, "EndOfStream", false },
+		{ FIXED_ARRAY_0, "fixed array of 0", true },
+		{ SAME_EVENT_ID, "already names other fields", true },
+		{ BEFORE_SYNC, "sync time", true },
+	};
+	struct bytes b;
+	char why[256];
+	size_t i;
+
+	(void)state;
+	stream(&b, OK);
+	assert_int_equal(read_stream(&b, EHD_READER_STRICT, why, sizeof(why)), 2);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		stream(&b, cases[i].brk);
+		why[0] = 0;
+		assert_true(read_stream(&b, EHD_READER_STRICT, why,
+					sizeof(why)) < 0);
+		if (!strstr(why, cases[i].why))
+			fail_msg("case %zu: \"%s\" does not say \"%s\"", i, why,
+				 cases[i].why);
+		if (cases[i].lax_ok)
+			assert_true(read_stream(&b, 0, why, sizeof(why)) >= 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stream_frame),
+		cmocka_unit_test(test_windows_round_trip),
+		cmocka_unit_test(test_limits_counted),
+		cmocka_unit_test(test_metadata_ids),
+		cmocka_unit_test(test_text_utf16),
+		cmocka_unit_test(test_strict_refuses),
+	};
+
+	return cmocka_run_group_tests(tests, make_capture, remove_capture);
+}
