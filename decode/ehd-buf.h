@@ -28,7 +28,7 @@ void ehd__buf_put_slow(struct ehd_buf *b, const void *p, size_t n);
 /* Appending is inline while there is room (the common case). */
 static inline void ehd__buf_put(struct ehd_buf *b, const void *p, size_t n)
 {
-	if (b->len + n < b->cap && !b->err) {
+	if (b->len + n < b->cap && !b->err && n) {
 		memcpy(b->p + b->len, p, n);
 		b->len += n;
 		b->p[b->len] = 0;

@@ -771,7 +771,7 @@ static int row_compressed(struct ehd__nt *nt, struct ntl *st,
 {
 	const uint8_t *p = st->blk + st->pos, *end = st->blk + st->len;
 	struct ntl_prev *h = &st->prev;
-	uint64_t v;
+	uint64_t v = 0;
 	uint8_t flags = *p++;
 
 	if (flags & EHD__NT_ROW_METADATA) {

@@ -536,18 +536,14 @@ static int parse_fields(struct meta_parse *mp, struct cur *c, uint32_t *first,
 	m->nfields += (size_t)count;
 	for (i = 0; i < count; i++, idx++) {
 		memset(&m->fields[idx], 0, sizeof(m->fields[idx]));
-		if (nt->version >= 6) {
-			err = get_uint(nt, c, 2, &size, "field size");
-			if (!err && (uint64_t)(c->end - c->p) < size)
-				err = short_read(nt, c, "field");
-			if (err)
-				return err;
-			f = *c;
-			f.end = c->p + size;
-			c->p += size;
-		} else {
-			f = *c;
-		}
+		err = get_uint(nt, c, 2, &size, "field size");
+		if (!err && (uint64_t)(c->end - c->p) < size)
+			err = short_read(nt, c, "field");
+		if (err)
+			return err;
+		f = *c;
+		f.end = c->p + size;
+		c->p += size;
 		err = get_string(nt, &f, &name, &name_len, "field name");
 		if (err)
 			return err;
@@ -557,8 +553,6 @@ static int parse_fields(struct meta_parse *mp, struct cur *c, uint32_t *first,
 		err = parse_type(mp, &f, &m->fields[idx].type, depth);
 		if (err)
 			return err;
-		if (nt->version < 6)
-			c->p = f.p;
 	}
 	return 0;
 }
@@ -1343,6 +1337,7 @@ void ehd__nt_set_trace(struct ehd__nt *nt, const struct ehd__nt_trace *t,
 {
 	nt->version = version;
 	nt->have_trace = true;
+	nt->context = EHD_CTX_TIME | EHD_CTX_CPU | EHD_CTX_PID;
 	nt->sync_ticks = t->sync_ticks;
 	nt->freq = t->tick_frequency ? t->tick_frequency : 1;
 	nt->sync_utc_ns = (days_from_civil(t->year, t->month, t->day) * 86400 +
@@ -1384,7 +1379,6 @@ static int trace_block(struct ehd__nt *nt, struct cur *c)
 			    t.ms > 999 || !t.tick_frequency)))
 		return ehd__nt_fail(nt, -EBADMSG, c->off,
 				    "trace block: invalid sync time or tick frequency");
-	nt->context = EHD_CTX_TIME | EHD_CTX_CPU | EHD_CTX_PID;
 	for (i = 0; i < n && !err; i++) {
 		err = get_string(nt, c, &k, &klen, "key");
 		if (!err)
@@ -2242,7 +2236,7 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 					      1000000000 / nt->freq);
 		}
 	}
-	if (nt->context & EHD_CTX_CPU) {
+	if ((nt->context & EHD_CTX_CPU) && row->cpu != UINT32_MAX) {
 		ev->context |= EHD_CTX_CPU;
 		ev->cpu = row->cpu;
 	}
@@ -2444,14 +2438,19 @@ int ehd__nt_open(struct ehd__nt **ntp, int fd, const uint8_t *pre,
 	if (err)
 		return err;
 	memcpy(h, p, 8);
-	if (memcmp(h, EHD__NT_MAGIC, 8))
+	/* Strict mode is TraceEvent's rules for v6; v3-v5 are read as is. */
+	if (memcmp(h, EHD__NT_MAGIC, 8)) {
+		nt->strict = false;
 		return ehd__ntl_open(nt, &nt->legacy, h, 8);
+	}
 	err = ehd__nt_read(nt, 4, &p);
 	if (err)
 		return err;
 	memcpy(h + 8, p, 4);
-	if (ehd__load_uint(h + 8, 4, 0))
+	if (ehd__load_uint(h + 8, 4, 0)) {
+		nt->strict = false;
 		return ehd__ntl_open(nt, &nt->legacy, h, 12);
+	}
 	err = ehd__nt_read(nt, 8, &p);
 	if (err)
 		return err;
