@@ -84,6 +84,14 @@ struct held {
 	uint32_t at, size;	/* payload, in w->payloads */
 };
 
+/* The type last seen on a tracepoint (by its name's address). */
+struct eh_cache {
+	const char *tp;
+	uint32_t meta;		/* index + 1; 0 for none */
+};
+
+#define EH_CACHE_SIZE 64
+
 /* A classic tracepoint of the current source. */
 struct tp_cache {
 	const struct tep_event *event;
@@ -113,6 +121,7 @@ struct ehd__ntw {
 	struct ehd_buf rows;		/* metadata rows not yet written */
 	struct tp_cache *tps;
 	size_t ntps;
+	struct eh_cache eh_cache[EH_CACHE_SIZE];
 
 	/* threads: index = position + 1 (0 is the capture thread) */
 	struct ehd_table threads;		/* pid << 32 | tid -> index */
@@ -615,6 +624,42 @@ static void key_begin(struct ehd__ntw *w, char kind, const struct identity *id)
 	ehd__buf_putc(&w->key, 0);
 }
 
+static size_t cache_slot(const struct ehd_event *ev)
+{
+	return ((uintptr_t)ev->tracepoint >> 3) % EH_CACHE_SIZE;
+}
+
+/*
+ * The type last seen on this event's tracepoint, if this event is of it:
+ * its key ends with the tracepoint, the header, the name and the
+ * declarations, compared here without building a key. Returns -1 if not.
+ */
+static long cached_type(const struct ehd__ntw *w, const struct ehd_event *ev,
+			const uint8_t *decls, size_t len)
+{
+	const struct eh_cache *c = &w->eh_cache[cache_slot(ev)];
+	const struct ehd_event_info *info = ev->eh;
+	size_t name = (size_t)(decls - (const uint8_t *)info->name);
+	size_t tail = sizeof(info->header) + name + len;
+	size_t tp = ev->tracepoint_len;
+	const struct meta *m;
+	const char *k;
+
+	if (c->tp != ev->tracepoint || !c->meta ||
+	    (const char *)decls < info->name || info->name[name - 1])
+		return -1;
+	m = &w->metas[c->meta - 1];
+	if (m->key_len < tail + tp + 2)
+		return -1;
+	k = key_str(w, m->key_at) + m->key_len - tail;
+	if (memcmp(k, &info->header, sizeof(info->header)) ||
+	    memcmp(k + sizeof(info->header), info->name, name + len) ||
+	    k[-1] || k[-2 - (long)tp] ||
+	    memcmp(k - 1 - tp, ev->tracepoint, tp))
+		return -1;
+	return (long)c->meta - 1;
+}
+
 /* The type of an EventHeader event (enumerator @en started on it). */
 static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 			     const struct ehd_enum *en, size_t *payload)
@@ -633,6 +678,9 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 	int err;
 
 	ehd__enum_layout(en, &decls, &len, payload);
+	idx = cached_type(w, ev, decls, len);
+	if (idx >= 0)
+		return idx;
 	key_begin(w, MK_EVENTHEADER, &id);
 	ehd__buf_put(&w->key, &info->header, sizeof(info->header));
 	ehd__buf_put(&w->key, info->name, strlen(info->name) + 1);
@@ -641,15 +689,17 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 		return -ENOMEM;
 	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
 	idx = find_type(w, h);
+	if (idx < 0) {
+		err = ehd__ntm_eventheader(&map, decls, len,
+					   !(info->header.flags & EH_FLAG_LITTLE_ENDIAN) ==
+					   !ehd__host_big());
+		idx = err ? err : add_type(w, h, &map, &id);
+		ehd__ntm_fini(&map);
+	}
 	if (idx >= 0)
-		return idx;
-	err = ehd__ntm_eventheader(&map, decls, len,
-				   !(info->header.flags & EH_FLAG_LITTLE_ENDIAN) ==
-				   !ehd__host_big());
-	if (!err)
-		idx = add_type(w, h, &map, &id);
-	ehd__ntm_fini(&map);
-	return err ? err : idx;
+		w->eh_cache[cache_slot(ev)] = (struct eh_cache){ ev->tracepoint,
+								(uint32_t)idx + 1 };
+	return idx;
 }
 
 /* The type of a classic or raw event (cached per tracepoint format). */
