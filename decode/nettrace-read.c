@@ -208,6 +208,27 @@ const char *ehd__nt_error(const struct ehd__nt *nt, uint64_t *offset)
 	return nt->err_msg;
 }
 
+/*
+ * Make room for @n elements of @size bytes in the array at *@pp of *@cap
+ * (doubling). Returns 0 or -ENOMEM (the array unchanged).
+ */
+static int grow(void *pp, size_t *cap, size_t n, size_t size)
+{
+	void **p = pp, *q;
+	size_t c = *cap ? *cap : 16;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
 /* ---- input ---- */
 
 uint64_t ehd__nt_offset(const struct ehd__nt *nt)
@@ -389,15 +410,8 @@ static long new_type(struct meta_parse *mp)
 {
 	struct nt_meta *m = mp->m;
 
-	if (m->ntypes == mp->types_cap) {
-		size_t cap = mp->types_cap ? 2 * mp->types_cap : 16;
-		struct nt_type *t = realloc(m->types, cap * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		m->types = t;
-		mp->types_cap = cap;
-	}
+	if (grow(&m->types, &mp->types_cap, m->ntypes + 1, sizeof(*m->types)))
+		return -ENOMEM;
 	memset(&m->types[m->ntypes], 0, sizeof(m->types[0]));
 	return (long)m->ntypes++;
 }
@@ -878,16 +892,9 @@ static int add_meta_row(struct ehd__nt *nt, struct nt_meta *m, uint64_t offset)
 		nt->metas[i] = m;
 		return 0;
 	}
-	if (nt->nmetas == nt->metas_cap) {
-		size_t cap = nt->metas_cap ? 2 * nt->metas_cap : 64;
-		struct nt_meta **ms = realloc(nt->metas, cap * sizeof(*ms));
-
-		if (!ms) {
-			meta_free(m);
-			return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
-		}
-		nt->metas = ms;
-		nt->metas_cap = cap;
+	if (grow(&nt->metas, &nt->metas_cap, nt->nmetas + 1, sizeof(*nt->metas))) {
+		meta_free(m);
+		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
 	}
 	nt->metas[nt->nmetas] = m;
 	if (ehd__table_add(&nt->meta_ids, m->id, (uint32_t)nt->nmetas) ||
@@ -1004,16 +1011,9 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 						    (unsigned long long)index);
 			find_thread(nt, index)->live = false;
 		}
-		if (nt->nthreads == nt->threads_cap) {
-			size_t cap = nt->threads_cap ? 2 * nt->threads_cap : 64;
-			struct nt_thread *ts = realloc(nt->threads,
-						       cap * sizeof(*ts));
-
-			if (!ts)
-				return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
-			nt->threads = ts;
-			nt->threads_cap = cap;
-		}
+		if (grow(&nt->threads, &nt->threads_cap, nt->nthreads + 1,
+			 sizeof(*nt->threads)))
+			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		t.index = index;
 		t.live = true;
 		nt->threads[nt->nthreads] = t;
@@ -1090,24 +1090,11 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 					    "stack id %llu defined twice",
 					    (unsigned long long)first);
 		n = size / ptr;
-		if (nt->nips + n > nt->ips_cap) {
-			size_t cap = (nt->nips + (size_t)n) * 2 + 64;
-			uint64_t *x = realloc(nt->stack_ips, cap * sizeof(*x));
-
-			if (!x)
-				return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
-			nt->stack_ips = x;
-			nt->ips_cap = cap;
-		}
-		if (nt->nstacks == nt->stacks_cap) {
-			size_t cap = nt->stacks_cap ? 2 * nt->stacks_cap : 64;
-			struct nt_stack *x = realloc(nt->stacks, cap * sizeof(*x));
-
-			if (!x)
-				return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
-			nt->stacks = x;
-			nt->stacks_cap = cap;
-		}
+		if (grow(&nt->stack_ips, &nt->ips_cap, nt->nips + (size_t)n,
+			 sizeof(*nt->stack_ips)) ||
+		    grow(&nt->stacks, &nt->stacks_cap, nt->nstacks + 1,
+			 sizeof(*nt->stacks)))
+			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->stacks[nt->nstacks].id = (uint32_t)first;
 		nt->stacks[nt->nstacks].at = nt->nips;
 		nt->stacks[nt->nstacks].count = (size_t)n;
@@ -1243,15 +1230,9 @@ static int label_block(struct ehd__nt *nt, struct cur *c)
 		if (nt->strict && ehd__table_next(&nt->label_ids, l.id, &pos, &old))
 			return ehd__nt_fail(nt, -EBADMSG, at,
 					    "label list %u defined twice", l.id);
-		if (nt->nlabels == nt->labels_cap) {
-			size_t cap = nt->labels_cap ? 2 * nt->labels_cap : 64;
-			struct nt_labels *x = realloc(nt->labels, cap * sizeof(*x));
-
-			if (!x)
-				return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
-			nt->labels = x;
-			nt->labels_cap = cap;
-		}
+		if (grow(&nt->labels, &nt->labels_cap, nt->nlabels + 1,
+			 sizeof(*nt->labels)))
+			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->labels[nt->nlabels] = l;
 		if (ehd__table_add(&nt->label_ids, l.id, (uint32_t)nt->nlabels))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
@@ -1302,15 +1283,9 @@ static int check_seq(struct ehd__nt *nt, uint64_t capture, uint32_t seq,
 		return ehd__nt_fail(nt, -EBADMSG, offset,
 				    "capture thread %llu starts at sequence number %u, not 1",
 				    (unsigned long long)capture, seq);
-	if (nt->nseqs == nt->seqs_cap) {
-		size_t cap = nt->seqs_cap ? 2 * nt->seqs_cap : 64;
-		uint32_t *x = realloc(nt->seq_vals, cap * sizeof(*x));
-
-		if (!x)
-			return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
-		nt->seq_vals = x;
-		nt->seqs_cap = cap;
-	}
+	if (grow(&nt->seq_vals, &nt->seqs_cap, nt->nseqs + 1,
+		 sizeof(*nt->seq_vals)))
+		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
 	nt->seq_vals[nt->nseqs] = seq;
 	if (ehd__table_add(&nt->seqs, key, (uint32_t)nt->nseqs))
 		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
@@ -2367,15 +2342,9 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev)
 		size_t n = row.stack_size / (nt->pointer_size == 4 ? 4 : 8), i;
 
 		ehd__nt_sequence_point(nt, 0);
-		if (nt->ips_cap < n) {
-			uint64_t *x = realloc(nt->stack_ips, n * sizeof(*x));
-
-			if (!x)
-				return ehd__nt_fail(nt, -ENOMEM, row.offset,
-						    "out of memory");
-			nt->stack_ips = x;
-			nt->ips_cap = n;
-		}
+		if (grow(&nt->stack_ips, &nt->ips_cap, n, sizeof(*nt->stack_ips)))
+			return ehd__nt_fail(nt, -ENOMEM, row.offset,
+					    "out of memory");
 		for (i = 0; i < n; i++)
 			nt->stack_ips[i] = ehd__load_uint(row.stack + i *
 							  (nt->pointer_size == 4 ? 4 : 8),
