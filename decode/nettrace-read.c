@@ -574,7 +574,7 @@ static int parse_fields(struct meta_parse *mp, struct cur *c, uint32_t *first,
 /* Read the hints of "ehd:fields" into the fields, in pre-order. */
 static void apply_hints(struct nt_meta *m, const char *s, size_t len)
 {
-	size_t i = 0, n = 0, k;
+	size_t n = 0, k;
 	const char *end = s + len, *p = s;
 
 	/* A hint per field, or none. */
@@ -625,7 +625,6 @@ static void apply_hints(struct nt_meta *m, const char *s, size_t len)
 			f->tag = (uint16_t)tag;
 			f->hinted = true;
 			p = e + 1;
-			i++;
 			/* Descend into objects (of arrays too). */
 			t = &m->types[f->type];
 			while (t->code != EHD__NT_OBJECT && (t->code == EHD__NT_ARRAY ||
@@ -641,7 +640,6 @@ static void apply_hints(struct nt_meta *m, const char *s, size_t len)
 			}
 		}
 	}
-	(void)i;
 }
 
 static struct nt_meta *find_meta(const struct ehd__nt *nt, uint32_t id)
@@ -664,8 +662,7 @@ static int add_meta_row(struct ehd__nt *nt, struct nt_meta *m,
 			uint64_t offset);
 
 /* Our keys: the EventHeader identity of an event type. */
-static void eventheader_identity(struct ehd__nt *nt, struct nt_meta *m,
-				 const char *header)
+static void eventheader_identity(struct nt_meta *m, const char *header)
 {
 	unsigned int v[6];
 	struct ehd_event_info *info = &m->info;
@@ -682,7 +679,6 @@ static void eventheader_identity(struct ehd__nt *nt, struct nt_meta *m,
 	info->header.level = (uint8_t)v[5];
 	if (ehd__eh_tracepoint(info, m->tracepoint, m->tracepoint_len))
 		return;
-	(void)nt;
 	m->eventheader = true;
 }
 
@@ -830,7 +826,7 @@ int ehd__nt_add_metadata(struct ehd__nt *nt, const uint8_t *row, size_t len,
 	if (hints_at != SIZE_MAX)
 		apply_hints(m, m->strings + hints_at, hints_len);
 	if (header)
-		eventheader_identity(nt, m, header);
+		eventheader_identity(m, header);
 	if (m->eventheader) {
 		m->info.name = full ? full : m->name;
 		m->info.name_len = (uint16_t)m->name_len;
@@ -1061,7 +1057,7 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 		       uint64_t offset)
 {
 	struct cur c = { p, p, p + len, offset };
-	uint64_t first, count, size, n, i;
+	uint64_t first, count, size, n, i, seen = 0;
 	uint32_t ptr = nt->pointer_size == 4 ? 4 : 8, v;
 	const uint8_t *ips;
 	size_t pos;
@@ -1104,8 +1100,14 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 		if (ehd__table_add(&nt->stack_ids, first, (uint32_t)nt->nstacks))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->nstacks++;
+		seen++;
 	}
-	(void)count;
+	/* TraceEvent reads to the block's end; its count should agree. */
+	if (!err && nt->strict && seen != count)
+		return ehd__nt_fail(nt, -EBADMSG, offset,
+				    "stack block says %llu stacks, holds %llu",
+				    (unsigned long long)count,
+				    (unsigned long long)seen);
 	return err;
 }
 
@@ -1331,7 +1333,7 @@ static int trace_block(struct ehd__nt *nt, struct cur *c)
 			    &t.hour, &t.minute, &t.second, &t.ms };
 	uint64_t v, n, i;
 	const char *k, *val;
-	size_t klen, vlen, at;
+	size_t klen, vlen;
 	int err = 0;
 
 	for (i = 0; i < 8 && !err; i++) {
@@ -1360,12 +1362,10 @@ static int trace_block(struct ehd__nt *nt, struct cur *c)
 			err = get_string(nt, c, &val, &vlen, "value");
 		if (err)
 			break;
-		at = nt->kv.len;
 		ehd__buf_put(&nt->kv, k, klen);
 		ehd__buf_putc(&nt->kv, 0);
 		ehd__buf_put(&nt->kv, val, vlen);
 		ehd__buf_putc(&nt->kv, 0);
-		(void)at;
 	}
 	ehd__nt_set_trace(nt, &t, 6);
 	return err ? err : nt->kv.err;
