@@ -123,7 +123,7 @@ struct ehd__nt {
 	/* the trace */
 	bool have_trace;
 	uint64_t sync_ticks, freq;
-	int64_t sync_utc_ns;
+	uint64_t sync_utc_ns;	/* ns since 1970, modulo 2^64 */
 	uint32_t pointer_size;
 	uint32_t process_id;
 	int time_base;		/* 0 utc, 1 clock, 2 none */
@@ -1317,9 +1317,11 @@ void ehd__nt_set_trace(struct ehd__nt *nt, const struct ehd__nt_trace *t,
 	nt->context = EHD_CTX_TIME | EHD_CTX_CPU | EHD_CTX_PID;
 	nt->sync_ticks = t->sync_ticks;
 	nt->freq = t->tick_frequency ? t->tick_frequency : 1;
-	nt->sync_utc_ns = (days_from_civil(t->year, t->month, t->day) * 86400 +
-			   t->hour * 3600 + t->minute * 60 + t->second) *
-			  INT64_C(1000000000) + (int64_t)t->ms * 1000000;
+	/* Any date a file holds: computed modulo 2^64, as times are. */
+	nt->sync_utc_ns = (uint64_t)(days_from_civil(t->year, t->month, t->day) *
+				     86400 + t->hour * 3600 + t->minute * 60 +
+				     t->second) * 1000000000u +
+			  (uint64_t)((int64_t)t->ms * 1000000);
 	nt->pointer_size = t->pointer_size;
 	nt->process_id = t->process_id;
 	nt->info.nr_cpus_online = t->cpus;
@@ -1419,7 +1421,7 @@ static void trace_keys(struct ehd__nt *nt)
 	if (nt->time_base == 2)
 		nt->context &= ~EHD_CTX_TIME;
 	in->has_clock_offset = nt->time_base == 0 && nt->freq == 1000000000;
-	in->clock_offset = (uint64_t)nt->sync_utc_ns - nt->sync_ticks;
+	in->clock_offset = nt->sync_utc_ns - nt->sync_ticks;
 }
 
 unsigned int ehd__nt_version(const struct ehd__nt *nt)
@@ -2147,14 +2149,15 @@ static int fields_of(void *ctx, const struct ehd_event *ev,
 
 /* ---- events ---- */
 
-/* Ticks to ns, since the sync point (signed). */
-static int64_t ticks_ns(const struct ehd__nt *nt, uint64_t ticks)
+/* Ticks to ns since the sync point (signed, modulo 2^64). */
+static uint64_t ticks_ns(const struct ehd__nt *nt, uint64_t ticks)
 {
 	int64_t d = (int64_t)(ticks - nt->sync_ticks);
 
 	if (nt->freq == 1000000000)
-		return d;
-	return (int64_t)((__int128)d * 1000000000 / (__int128)nt->freq);
+		return (uint64_t)d;
+	return (uint64_t)(__int128)((__int128)d * 1000000000 /
+				    (__int128)nt->freq);
 }
 
 static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
@@ -2203,8 +2206,7 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 		ev->context |= EHD_CTX_TIME;
 		if (nt->time_base == 0) {
 			ev->context |= EHD_CTX_TIME_UTC;
-			ev->time = (uint64_t)(nt->sync_utc_ns +
-					      ticks_ns(nt, row->timestamp));
+			ev->time = nt->sync_utc_ns + ticks_ns(nt, row->timestamp);
 		} else {
 			ev->time = nt->freq == 1000000000 ? row->timestamp :
 				   (uint64_t)((unsigned __int128)row->timestamp *
