@@ -4,7 +4,9 @@
 # libfuzzer.sh [SECONDS] - build the fuzz targets with clang's libFuzzer
 # (plus ASan and UBSan) and run each for SECONDS (default 60), starting
 # from the reference corpus (its records for fuzz-enumerator, its whole
-# files for fuzz-perf and fuzz-reader). Prints the executions run.
+# files for fuzz-perf and fuzz-reader, nettrace files for fuzz-nettrace:
+# those of conformance/nettrace and the corpus converted by EHDECODE,
+# default ./tools/ehdecode). Prints the executions run.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -14,6 +16,13 @@ command -v "$cc" >/dev/null || { echo "libfuzzer: $cc not found"; exit 77; }
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-D_GNU_SOURCE -DEHD_BUILDING_LIB -I"$src/libeventheader/include"
 	-I"$src/decode/include" -I"$src/decode")
+# decode/ wants config.h (PACKAGE_VERSION): the build directory's, where
+# make fuzz runs, else a stand-in.
+if [ -r config.h ]; then
+	flags+=(-include "$PWD/config.h")
+else
+	flags+=('-DPACKAGE_VERSION="fuzz"')
+fi
 # The whole library, built into each target with the sanitizers.
 lib=("$src"/decode/*.c)
 libs=($(pkg-config --cflags --libs libtraceevent libzstd))
@@ -74,5 +83,19 @@ for f in EventHeaderInterceptorLE64.dat perf.data pipe.data; do
 	[ -r "$dir/$f" ] && cp "$dir/$f" "$out/seeds-reader/"
 done
 run fuzz-reader "$out/seeds-reader"
+# nettrace: the three corpus files converted by ehdecode -F nettrace (v6)
+# and the .NET files (v3, v4) cut to their first 64 KiB (two are near
+# 500 KB), so that runs stay fast.
+mkdir -p "$out/seeds-nettrace"
+ehdecode=${EHDECODE:-./tools/ehdecode}
+for f in EventHeaderInterceptorLE64.dat perf.data pipe.data; do
+	[ -r "$dir/$f" ] && [ -x "$ehdecode" ] &&
+		"$ehdecode" -F nettrace -o "$out/seeds-nettrace/$f.nettrace" "$dir/$f"
+done
+for f in "$dir"/../nettrace/*.nettrace "$dir"/../nettrace/*.netperf; do
+	[ -r "$f" ] || continue
+	head -c 65536 "$f" >"$out/seeds-nettrace/$(basename "$f")"
+done
+run fuzz-nettrace "$out/seeds-nettrace"
 echo "libfuzzer: outputs in $out"
 [ ${#failed[@]} -eq 0 ] || { echo "libfuzzer: FAILED: ${failed[*]}"; exit 1; }

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz-nettrace.c - libFuzzer target: the nettrace reader (v6 as
+ * libehdecode writes it, v3 to v5 as .NET writes them) through the public
+ * API, on arbitrary bytes read from a memfd as a file. Each input is read
+ * twice, without and with EHD_READER_STRICT; every event's fields are
+ * walked with and without EHD_FIELDS_COMMON, and every event is rendered
+ * by a JSON lines writer and a text writer to /dev/null. The lenient
+ * pass also gives the events to a nettrace writer (to /dev/null), which
+ * may refuse them; it must not crash. Errors are fine; crashes, memory
+ * errors and undefined behaviour are not.
+ *
+ * An input that does not start with "Nettrace" is read a second time
+ * behind the 20-byte v6 header ("Nettrace", u32 0, u32 6, u32 0), so
+ * that random bytes reach the block parser and not only kind detection.
+ *
+ * The writers' options come from a checksum of the input (the byte sum
+ * and the size), so that a single-byte mutation also changes them.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memfd_create(), when built without config.h */
+#endif
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <ehdecode/enumerator.h>
+#include <ehdecode/event.h>
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+#define MAX_EVENTS 100000
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Without the header, the input may be a perf.data file: libtraceevent
+ * 1.7 leaks what it allocated for formats it then fails to parse, not
+ * ours to fix, so LeakSanitizer is told to ignore it. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
+/* "Nettrace", reserved 0, major 6, minor 0. */
+static const uint8_t v6_header[20] = {
+	'N', 'e', 't', 't', 'r', 'a', 'c', 'e',
+	0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* Read every byte the library hands out, so ASan sees a bad pointer or
+ * length there and not only in the library's own use of it. */
+static volatile uint8_t sink;
+
+static void touch(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint8_t x = 0;
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < n; i++)
+		x ^= b[i];
+	sink ^= x;
+}
+
+static void touch_str(const char *s)
+{
+	if (s)
+		touch(s, strlen(s) + 1);
+}
+
+static void touch_info(const struct ehd_event_info *info)
+{
+	if (!info)
+		return;
+	touch(info->tracepoint, info->tracepoint_len);
+	touch_str(info->name);
+	touch(info->activity_id, 16);
+	touch(info->related_id, 16);
+}
+
+static void touch_trace_info(const struct ehd_trace_info *ti)
+{
+	if (!ti)
+		return;
+	touch_str(ti->hostname);
+	touch_str(ti->osrelease);
+	touch_str(ti->arch);
+	touch_str(ti->cpu_desc);
+	touch_str(ti->perf_version);
+	touch_str(ti->cmdline);
+	sink ^= (uint8_t)(ti->nr_cpus_online ^ ti->nr_cpus_avail ^
+			  (uint32_t)ti->clockid ^ ti->clock_offset ^
+			  ti->long_size ^ ti->page_size ^ ti->format_version);
+}
+
+static void touch_event(const struct ehd_event *ev)
+{
+	touch(ev->provider, ev->provider_len);
+	touch(ev->name, ev->name_len);
+	touch(ev->tracepoint, ev->tracepoint_len);
+	touch_info(ev->eh);
+	touch(ev->activity_id, 16);
+	touch(ev->related_id, 16);
+	if (ev->context & EHD_CTX_CALLCHAIN)
+		touch(ev->callchain, ev->callchain_count * sizeof(uint64_t));
+	touch(ev->data, ev->size);
+	touch(ev->record, ev->record_size);
+	if (ev->decode_error)
+		touch_str(ev->decode_reason);
+}
+
+/* The fields of one event, with the reader's enumerator reused. */
+static void walk_fields(struct ehd_enum *en, const struct ehd_event *ev,
+			unsigned int flags)
+{
+	uint64_t off;
+	int st;
+
+	if (ehd_event_fields(ev, en, flags) == 0) {
+		touch_info(ehd_enum_event(en));
+		while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
+			const struct ehd_item *it = ehd_enum_item(en);
+
+			if (it) {
+				touch_str(it->name);
+				touch(it->value, it->value_size);
+			}
+		}
+		if (st == EHD_STATE_AFTER_LAST)
+			sink ^= (uint8_t)ehd_enum_trailing(en);
+		else
+			touch_str(ehd_enum_error(en, &off));
+	} else {
+		touch_str(ehd_enum_error(en, &off));
+	}
+}
+
+static void write_event(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	uint64_t off;
+
+	if (w && ehd_writer_event(w, ev) < 0)
+		touch_str(ehd_writer_error(w, &off));
+}
+
+static void end_writer(struct ehd_writer *w)
+{
+	struct ehd_writer_stats ws;
+
+	if (!w)
+		return;
+	ehd_writer_end(w);
+	ehd_writer_close(w);
+	ehd_writer_stats(w, &ws);
+	sink ^= (uint8_t)(ws.events ^ ws.bytes ^ ws.skipped ^ ws.metadata);
+	ehd_writer_free(w);
+}
+
+/* One reading of the input in @fd with reader flags @rflags. */
+static void read_input(int fd, int devnull, unsigned int rflags, uint32_t sel)
+{
+	struct ehd_writer *jw = NULL, *tw = NULL, *nw = NULL;
+	struct ehd_reader_stats stats;
+	const struct ehd_event *ev;
+	struct ehd_reader *r;
+	struct ehd_enum *en;
+	uint64_t off;
+	int err, n = 0;
+
+	r = ehd_reader_new(rflags);
+	en = ehd_enum_new();
+	if (!r || !en)
+		goto out;
+	jw = ehd_writer_new(EHD_OUT_JSONL, devnull,
+			    sel & (EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS),
+			    (sel >> 2) & 1 ? EHD_META_ALL : EHD_META_DEFAULT);
+	tw = ehd_writer_new(EHD_OUT_TEXT, devnull,
+			    (sel >> 3) & EHD_WRITER_FIELD_TAGS,
+			    (sel >> 4) & 1 ? EHD_META_DEFAULT : EHD_META_ALL);
+	if (!(rflags & EHD_READER_STRICT))
+		nw = ehd_writer_new(EHD_OUT_NETTRACE, devnull, 0, 0);
+	if (!jw || !tw)
+		goto out;
+
+	err = ehd_reader_open_fd(r, fd, "fuzz");
+	sink ^= (uint8_t)ehd_reader_kind(r);
+	touch_trace_info(ehd_reader_trace_info(r));
+	ehd_writer_begin(jw, "fuzz");
+	ehd_writer_begin(tw, "fuzz");
+	if (nw)
+		ehd_writer_begin_trace(nw, "fuzz", ehd_reader_trace_info(r));
+	while (!err && n++ < MAX_EVENTS && (err = ehd_reader_next(r, &ev)) > 0) {
+		touch_event(ev);
+		walk_fields(en, ev, 0);
+		walk_fields(en, ev, EHD_FIELDS_COMMON);
+		write_event(jw, ev);
+		write_event(tw, ev);
+		write_event(nw, ev);
+		if (!(n & 1023))
+			ehd_reader_stats(r, &stats);
+		err = 0;
+	}
+	if (err < 0)
+		touch_str(ehd_reader_error(r, &off));
+	touch_trace_info(ehd_reader_trace_info(r));
+	ehd_reader_stats(r, &stats);
+	sink ^= (uint8_t)(stats.events ^ stats.records ^ stats.lost ^
+			  stats.lost_records ^ stats.not_eventheader ^
+			  stats.unknown_id ^ stats.early_flushes);
+out:
+	/* The writers end before the reader goes: events point into it. */
+	end_writer(jw);
+	end_writer(tw);
+	end_writer(nw);
+	ehd_enum_free(en);
+	ehd_reader_free(r);
+}
+
+static int put_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* A memfd holding @pre then @data, or -1. */
+static int make_input(const uint8_t *pre, size_t npre, const uint8_t *data,
+		      size_t size)
+{
+	int fd = memfd_create("fuzz-nettrace", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (put_all(fd, pre, npre) || put_all(fd, data, size)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void read_both(int fd, int devnull, uint32_t sel)
+{
+	read_input(fd, devnull, 0, sel);
+	read_input(fd, devnull, EHD_READER_STRICT, sel >> 5);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int devnull = -2;
+	uint32_t sel = (uint32_t)size;
+	size_t i;
+	int fd;
+
+	if (devnull == -2)
+		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull < 0)
+		return 0;
+
+	for (i = 0; i < size; i++)
+		sel += data[i];
+	sel *= 0x9e3779b1u;
+	sel ^= sel >> 15;
+
+	fd = make_input(NULL, 0, data, size);
+	if (fd >= 0) {
+		read_both(fd, devnull, sel);
+		close(fd);
+	}
+	if (size >= 8 && !memcmp(data, v6_header, 8))
+		return 0;
+	fd = make_input(v6_header, sizeof(v6_header), data, size);
+	if (fd >= 0) {
+		read_both(fd, devnull, sel >> 10);
+		close(fd);
+	}
+	return 0;
+}
