@@ -1377,7 +1377,7 @@ static int trace_block(struct ehd__nt *nt, struct cur *c)
 static void trace_keys(struct ehd__nt *nt)
 {
 	struct ehd_trace_info *in = &nt->info;
-	const char *p = nt->kv.p, *end = nt->kv.p + nt->kv.len;
+	const char *p = nt->kv.p, *end = p ? p + nt->kv.len : NULL;
 
 	while (p && p < end) {
 		const char *k = p, *v = p + strlen(p) + 1;
@@ -2240,7 +2240,7 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 	}
 	if (row->stack_id && (st = find_stack(nt, row->stack_id))) {
 		ev->context |= EHD_CTX_CALLCHAIN;
-		ev->callchain = nt->stack_ips + st->at;
+		ev->callchain = st->count ? nt->stack_ips + st->at : NULL;
 		ev->callchain_count = st->count;
 	}
 	if (row->label_list) {

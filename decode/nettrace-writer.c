@@ -1135,7 +1135,7 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	struct ehd__ntm_result res;
 	struct ehd_event classic;
 	size_t payload = 0, at = w->payloads.len;
-	long idx;
+	long idx = -1;
 	int err, damage = 0;
 
 	if (w->err)
