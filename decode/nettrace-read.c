@@ -342,7 +342,7 @@ static int get_var(struct ehd__nt *nt, struct cur *c, unsigned int max,
 	n = ehd__nt_get_varuint(c->p, c->end, max, v);
 
 	if (!n) {
-		if (c->p + max <= c->end)
+		if ((size_t)(c->end - c->p) >= max)
 			return ehd__nt_fail(nt, -EBADMSG, cur_off(c),
 					    "%s: variable-length integer longer than %u bytes",
 					    what, max);
@@ -642,15 +642,23 @@ static void apply_hints(struct nt_meta *m, const char *s, size_t len)
 	}
 }
 
-static struct nt_meta *find_meta(const struct ehd__nt *nt, uint32_t id)
+/* Where metadata @id is in nt->metas, or -1. */
+static long meta_index(const struct ehd__nt *nt, uint32_t id)
 {
 	size_t pos = 0;
 	uint32_t v;
 
 	while (ehd__table_next(&nt->meta_ids, id, &pos, &v))
 		if (nt->metas[v] && nt->metas[v]->id == id)
-			return nt->metas[v];
-	return NULL;
+			return v;
+	return -1;
+}
+
+static struct nt_meta *find_meta(const struct ehd__nt *nt, uint32_t id)
+{
+	long i = meta_index(nt, id);
+
+	return i < 0 ? NULL : nt->metas[i];
 }
 
 bool ehd__nt_has_metadata(const struct ehd__nt *nt, uint32_t id)
@@ -880,12 +888,8 @@ static int add_meta_row(struct ehd__nt *nt, struct nt_meta *m, uint64_t offset)
 		}
 	}
 	if (old) {
-		size_t i;
-
-		for (i = 0; i < nt->nmetas && nt->metas[i] != old; i++)
-			;
+		nt->metas[meta_index(nt, m->id)] = m;
 		meta_free(old);
-		nt->metas[i] = m;
 		return 0;
 	}
 	if (grow(&nt->metas, &nt->metas_cap, nt->nmetas + 1, sizeof(*nt->metas))) {
@@ -935,6 +939,18 @@ static int metadata_block(struct ehd__nt *nt, struct cur *c)
 
 /* ---- threads ---- */
 
+/* The row of thread @index, live or removed: its position in *@slot. */
+static bool thread_slot(const struct ehd__nt *nt, uint64_t index,
+			uint32_t *slot)
+{
+	size_t pos = 0;
+
+	while (ehd__table_next(&nt->thread_ids, index, &pos, slot))
+		if (nt->threads[*slot].index == index)
+			return true;
+	return false;
+}
+
 static struct nt_thread *find_thread(const struct ehd__nt *nt, uint64_t index)
 {
 	size_t pos = 0;
@@ -949,6 +965,7 @@ static struct nt_thread *find_thread(const struct ehd__nt *nt, uint64_t index)
 static int thread_block(struct ehd__nt *nt, struct cur *c)
 {
 	uint64_t size, index, kind, v;
+	uint32_t slot;
 	const char *s;
 	size_t len;
 	struct cur r;
@@ -1000,18 +1017,20 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 		}
 		if (err)
 			break;
-		if (find_thread(nt, index)) {
-			if (nt->strict)
-				return ehd__nt_fail(nt, -EBADMSG, at,
-						    "thread index %llu defined twice",
-						    (unsigned long long)index);
-			find_thread(nt, index)->live = false;
+		if (find_thread(nt, index) && nt->strict)
+			return ehd__nt_fail(nt, -EBADMSG, at,
+					    "thread index %llu defined twice",
+					    (unsigned long long)index);
+		t.index = index;
+		t.live = true;
+		/* An index seen before (live or removed) is replaced. */
+		if (thread_slot(nt, index, &slot)) {
+			nt->threads[slot] = t;
+			continue;
 		}
 		if (grow(&nt->threads, &nt->threads_cap, nt->nthreads + 1,
 			 sizeof(*nt->threads)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
-		t.index = index;
-		t.live = true;
 		nt->threads[nt->nthreads] = t;
 		if (ehd__table_add(&nt->thread_ids, index, (uint32_t)nt->nthreads))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
@@ -1058,7 +1077,8 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 {
 	struct cur c = { p, p, p + len, offset };
 	uint64_t first, count, size, n, i, seen = 0;
-	uint32_t ptr = nt->pointer_size == 4 ? 4 : 8, v;
+	uint32_t ptr = nt->pointer_size == 4 ? 4 : 8, v, slot = 0;
+	bool dup;
 	const uint8_t *ips;
 	size_t pos;
 	int err;
@@ -1080,8 +1100,11 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 					    (unsigned long long)size, ptr,
 					    STACK_BYTES_MAX);
 		pos = 0;
-		if (nt->strict &&
-		    ehd__table_next(&nt->stack_ids, first, &pos, &v))
+		dup = false;
+		while (ehd__table_next(&nt->stack_ids, first, &pos, &v))
+			if (nt->stacks[v].id == (uint32_t)first)
+				dup = true, slot = v;
+		if (nt->strict && dup)
 			return ehd__nt_fail(nt, -EBADMSG, at,
 					    "stack id %llu defined twice",
 					    (unsigned long long)first);
@@ -1091,16 +1114,20 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 		    grow(&nt->stacks, &nt->stacks_cap, nt->nstacks + 1,
 			 sizeof(*nt->stacks)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
-		nt->stacks[nt->nstacks].id = (uint32_t)first;
-		nt->stacks[nt->nstacks].at = nt->nips;
-		nt->stacks[nt->nstacks].count = (size_t)n;
+		if (!dup)
+			slot = (uint32_t)nt->nstacks;	/* else replaced */
+		nt->stacks[slot].id = (uint32_t)first;
+		nt->stacks[slot].at = nt->nips;
+		nt->stacks[slot].count = (size_t)n;
 		for (i = 0; i < n; i++)
 			nt->stack_ips[nt->nips++] = ehd__load_uint(ips + i * ptr,
 								   ptr, 0);
+		seen++;
+		if (dup)
+			continue;
 		if (ehd__table_add(&nt->stack_ids, first, (uint32_t)nt->nstacks))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->nstacks++;
-		seen++;
 	}
 	/* TraceEvent reads to the block's end; its count should agree. */
 	if (!err && nt->strict && seen != count)
@@ -1229,9 +1256,17 @@ static int label_block(struct ehd__nt *nt, struct cur *c)
 		} while (!err && !(kind & EHD__NT_LABEL_LAST));
 		if (err)
 			break;
-		if (nt->strict && ehd__table_next(&nt->label_ids, l.id, &pos, &old))
-			return ehd__nt_fail(nt, -EBADMSG, at,
-					    "label list %u defined twice", l.id);
+		while (ehd__table_next(&nt->label_ids, l.id, &pos, &old))
+			if (nt->labels[old].id == l.id)
+				break;
+		if (pos && nt->labels[old].id == l.id) {
+			if (nt->strict)
+				return ehd__nt_fail(nt, -EBADMSG, at,
+						    "label list %u defined twice",
+						    l.id);
+			nt->labels[old] = l;	/* replaced */
+			continue;
+		}
 		if (grow(&nt->labels, &nt->labels_cap, nt->nlabels + 1,
 			 sizeof(*nt->labels)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
@@ -1712,6 +1747,8 @@ static int v6_next(struct ehd__nt *nt, struct ehd__nt_row *row)
 
 /* Most items one event may give. */
 #define ITEMS_MAX (1u << 16)
+/* Most values walked for one event, shown or hidden. */
+#define STEPS_MAX (1u << 20)
 
 struct walk {
 	struct ehd__nt *nt;
@@ -1722,8 +1759,9 @@ struct walk {
 	int hide;		/* > 0: walk without items */
 	bool common;
 	unsigned int items;
+	unsigned int steps;	/* walk_type() calls: hidden ones count */
 	uint8_t *scratch;	/* converted values, room reserved */
-	size_t used;
+	size_t used, room;
 };
 
 static int wfail(struct walk *w, int err, const char *why)
@@ -1752,10 +1790,16 @@ static struct ehd_item *add_item(struct walk *w, int state,
 	return it;
 }
 
+/*
+ * Room for a converted value, or NULL. Locations may show the same bytes
+ * many times, so the payload does not bound what is converted.
+ */
 static uint8_t *scratch(struct walk *w, size_t n)
 {
 	uint8_t *p = w->scratch + w->used;
 
+	if (n > w->room - w->used)
+		return NULL;
 	w->used += n;
 	return p;
 }
@@ -1817,6 +1861,8 @@ static int walk_value(struct walk *w, const struct nt_field *f,
 	case EHD__NT_GUID:
 		if (it) {
 			s = scratch(w, 16);
+			if (!s)
+				return wfail(w, -E2BIG, "more converted values than room");
 			guid_swap(s, p);
 			p = s;
 		}
@@ -1830,6 +1876,8 @@ static int walk_value(struct walk *w, const struct nt_field *f,
 			if (t->code == EHD__NT_VARINT)
 				v = (uint64_t)ehd__nt_unzigzag(v);
 			s = scratch(w, 8);
+			if (!s)
+				return wfail(w, -E2BIG, "more converted values than room");
 			memcpy(s, &v, 8);
 			p = s;
 		}
@@ -1842,6 +1890,8 @@ static int walk_value(struct walk *w, const struct nt_field *f,
 			for (k = 0; k < 8; k++)
 				d[k] = (int16_t)ehd__load_uint(p + 2 * k, 2, 0);
 			s = scratch(w, 32);
+			if (!s)
+				return wfail(w, -E2BIG, "more converted values than room");
 			len = snprintf((char *)s, 32,
 				       "%04d-%02d-%02dT%02d:%02d:%02d.%03d",
 				       d[0], d[1], d[3], d[4], d[5], d[6], d[7]);
@@ -2068,6 +2118,9 @@ static int walk_type(struct walk *w, const struct nt_field *f, uint32_t type,
 	struct ehd_item *it;
 	int err;
 
+	/* Empty objects in fixed arrays take no payload: count the steps. */
+	if (++w->steps > STEPS_MAX)
+		return wfail(w, -E2BIG, "more values than the step limit");
 	switch (t->code) {
 	case EHD__NT_OBJECT:
 		it = add_item(w, EHD_STATE_STRUCT_BEGIN, f);
@@ -2116,7 +2169,8 @@ static int fields_of(void *ctx, const struct ehd_event *ev,
 {
 	struct ehd__nt *nt = ctx;
 	struct walk w = { nt, nt->ev_meta, en, nt->payload, nt->payload_size,
-			  0, 0, flags & EHD_FIELDS_COMMON, 0, NULL, 0 };
+			  0, 0, flags & EHD_FIELDS_COMMON, 0, 0, NULL, 0,
+			  (size_t)nt->payload_size * 8 + 64 };
 	int err;
 
 	if (ev != &nt->ev || !w.m)

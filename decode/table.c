@@ -9,6 +9,20 @@
 #include "ehd-bytes.h"
 #include "ehd-table.h"
 
+/*
+ * The home slot of @key: its bits mixed (a 64-bit finaliser), so that keys
+ * differing only in their high bits, or by multiples of the size, spread.
+ */
+static size_t home_of(const struct ehd_table *t, uint64_t key)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	key *= 0xc4ceb9fe1a85ec53ull;
+	key ^= key >> 33;
+	return (size_t)key & (t->cap - 1);
+}
+
 static int grow(struct ehd_table *t)
 {
 	struct ehd_table nt = { NULL, NULL, t->cap ? 2 * t->cap : 256, 0 };
@@ -36,7 +50,7 @@ int ehd__table_add(struct ehd_table *t, uint64_t key, uint32_t val)
 
 	if ((t->n + 1) * 2 > t->cap && grow(t))
 		return -ENOMEM;
-	for (i = key & (t->cap - 1); t->vals[i]; i = (i + 1) & (t->cap - 1))
+	for (i = home_of(t, key); t->vals[i]; i = (i + 1) & (t->cap - 1))
 		;
 	t->keys[i] = key;
 	t->vals[i] = val + 1;
@@ -51,7 +65,7 @@ bool ehd__table_next(const struct ehd_table *t, uint64_t key, size_t *pos,
 
 	if (!t->cap)
 		return false;
-	i = *pos ? *pos : (key & (t->cap - 1)) + 1;
+	i = *pos ? *pos : home_of(t, key) + 1;
 	for (i--; t->vals[i]; i = (i + 1) & (t->cap - 1)) {
 		if (t->keys[i] == key) {
 			*val = t->vals[i] - 1;
@@ -68,14 +82,14 @@ bool ehd__table_remove(struct ehd_table *t, uint64_t key, uint32_t val)
 
 	if (!t->cap)
 		return false;
-	for (i = key & mask; t->vals[i]; i = (i + 1) & mask)
+	for (i = home_of(t, key); t->vals[i]; i = (i + 1) & mask)
 		if (t->keys[i] == key && t->vals[i] == val + 1)
 			break;
 	if (!t->vals[i])
 		return false;
 	/* Shift back the entries that probed past the hole. */
 	for (j = (i + 1) & mask; t->vals[j]; j = (j + 1) & mask) {
-		home = t->keys[j] & mask;
+		home = home_of(t, t->keys[j]);
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
 		t->keys[i] = t->keys[j];

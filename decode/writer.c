@@ -14,6 +14,7 @@
 #include <ehdecode/writer.h>
 
 #include "ehd-buf.h"
+#include "event-int.h"
 #include "json-event.h"
 #include "json-values.h"
 #include "nettrace-writer.h"
@@ -237,10 +238,18 @@ static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
 {
 	w->has_err = true;
 	w->err_off = ev->source_offset;
-	snprintf(w->err_msg, sizeof(w->err_msg),
-		 "tracepoint %.*s: byte %llu of its EventHeader data: %s",
-		 (int)ev->tracepoint_len, ev->tracepoint,
-		 (unsigned long long)where, reason ? reason : ehd_strerror(err));
+	if (ev->internal && ev->internal->fields)	/* read from nettrace */
+		snprintf(w->err_msg, sizeof(w->err_msg),
+			 "event %.*s:%.*s: byte %llu of its payload: %s (written as bytes)",
+			 (int)ev->provider_len, ev->provider,
+			 (int)ev->name_len, ev->name, (unsigned long long)where,
+			 reason ? reason : ehd_strerror(err));
+	else
+		snprintf(w->err_msg, sizeof(w->err_msg),
+			 "tracepoint %.*s: byte %llu of its EventHeader data: %s",
+			 (int)ev->tracepoint_len, ev->tracepoint,
+			 (unsigned long long)where,
+			 reason ? reason : ehd_strerror(err));
 }
 
 static int nettrace_event(struct ehd_writer *w, const struct ehd_event *ev)
@@ -292,6 +301,8 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 		damage = err;
 		set_error(w, ev, err, ehd_enum_error(w->en, &where), where);
 		raw.kind = ev->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+		if (ev->internal && ev->internal->fields)
+			raw.internal = NULL;	/* nettrace: the payload's bytes */
 		if (ev->record) {
 			raw.data = ev->record;
 			raw.size = ev->record_size;
