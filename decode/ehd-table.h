@@ -30,9 +30,6 @@ int ehd__table_add(struct ehd_table *t, uint64_t key, uint32_t val);
 bool ehd__table_next(const struct ehd_table *t, uint64_t key, size_t *pos,
 		     uint32_t *val);
 
-/* Remove the entry @key -> @val (the first one); false if none. */
-bool ehd__table_remove(struct ehd_table *t, uint64_t key, uint32_t val);
-
 /* Empty it (keeping its memory). */
 void ehd__table_clear(struct ehd_table *t);
 void ehd__table_free(struct ehd_table *t);

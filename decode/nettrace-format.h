@@ -12,6 +12,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ehd-buf.h"
 
 #define EHD__NT_MAGIC		"Nettrace"
 #define EHD__NT_MAGIC_LEN	8
@@ -163,6 +167,93 @@ static inline size_t ehd__nt_get_varuint(const uint8_t *p, const uint8_t *end,
 		}
 	}
 	return 0;
+}
+
+/* Append @v as @size (1..8) little-endian bytes. */
+static inline void ehd__nt_put_le(struct ehd_buf *b, uint64_t v,
+				  unsigned int size)
+{
+	uint8_t le[8];
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	ehd__buf_put(b, le, size);
+}
+
+/* Overwrite @size bytes at @at with @v, little-endian (a size field). */
+static inline void ehd__nt_patch_le(struct ehd_buf *b, size_t at, uint64_t v,
+				    unsigned int size)
+{
+	unsigned int i;
+
+	if (b->err || at + size > b->len)
+		return;
+	for (i = 0; i < size; i++)
+		b->p[at + i] = (char)(v >> (8 * i));
+}
+
+static inline void ehd__nt_put_var(struct ehd_buf *b, uint64_t v)
+{
+	uint8_t t[10];
+
+	ehd__buf_put(b, t, ehd__nt_put_varuint(t, v));
+}
+
+/* A nettrace string: varuint length, then the UTF-8 bytes. */
+static inline void ehd__nt_put_string(struct ehd_buf *b, const char *s,
+				      size_t len)
+{
+	ehd__nt_put_var(b, len);
+	ehd__buf_put(b, s, len);
+}
+
+/*
+ * A GUID between RFC 4122 byte order (EventHeader) and .NET's Guid order
+ * (nettrace): the first three groups are little-endian there. The swap is
+ * its own inverse.
+ */
+static inline void ehd__nt_guid_swap(uint8_t dst[16], const uint8_t src[16])
+{
+	static const uint8_t order[16] = {
+		3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15
+	};
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		dst[i] = src[order[i]];
+}
+
+/* The clocks perf records with, by the names the "ClockId" key uses. */
+static const struct {
+	int32_t id;
+	const char *name;
+} ehd__nt_clocks[] = {
+	{ 0, "CLOCK_REALTIME" }, { 1, "CLOCK_MONOTONIC" },
+	{ 4, "CLOCK_MONOTONIC_RAW" }, { 7, "CLOCK_BOOTTIME" },
+	{ 11, "CLOCK_TAI" },
+};
+
+/* The name of clock @id, or NULL. */
+static inline const char *ehd__nt_clock_name(int32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ehd__nt_clocks) / sizeof(ehd__nt_clocks[0]); i++)
+		if (ehd__nt_clocks[i].id == id)
+			return ehd__nt_clocks[i].name;
+	return NULL;
+}
+
+/* The id of a clock by its name or number. */
+static inline int32_t ehd__nt_clock_id(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ehd__nt_clocks) / sizeof(ehd__nt_clocks[0]); i++)
+		if (!strcmp(ehd__nt_clocks[i].name, s))
+			return ehd__nt_clocks[i].id;
+	return (int32_t)strtol(s, NULL, 10);
 }
 
 #endif /* EHD_NETTRACE_FORMAT_H */

@@ -94,42 +94,19 @@ static struct ehd__ntm_op *add_op(struct ehd__ntm *m, uint8_t code,
 
 /* ---- field descriptions ---- */
 
-static void put_u16(struct ehd_buf *b, uint16_t v)
-{
-	uint8_t le[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
-
-	ehd__buf_put(b, le, 2);
-}
-
-static void patch_u16(struct ehd_buf *b, size_t at, size_t v)
-{
-	if (b->err || at + 2 > b->len)
-		return;
-	b->p[at] = (char)(v & 0xff);
-	b->p[at + 1] = (char)(v >> 8);
-}
-
-static void put_string(struct ehd_buf *b, const char *s, size_t len)
-{
-	uint8_t v[10];
-
-	ehd__buf_put(b, v, ehd__nt_put_varuint(v, len));
-	ehd__buf_put(b, s, len);
-}
-
 /* Start a field description; returns where its size goes. */
 static size_t field_begin(struct ehd__ntm *m, const char *name, size_t len)
 {
 	size_t at = m->fields.len;
 
-	put_u16(&m->fields, 0);
-	put_string(&m->fields, name, len);
+	ehd__nt_put_le(&m->fields, 0, 2);
+	ehd__nt_put_string(&m->fields, name, len);
 	return at;
 }
 
 static void field_end(struct ehd__ntm *m, size_t at)
 {
-	patch_u16(&m->fields, at, m->fields.len - at - 2);
+	ehd__nt_patch_le(&m->fields, at, m->fields.len - at - 2, 2);
 }
 
 static void put_code(struct ehd__ntm *m, uint8_t code)
@@ -261,7 +238,7 @@ static int map_element(struct ehd__ntm *m, const struct decl *d,
 	switch (enc) {
 	case EH_ENC_STRUCT:
 		put_code(m, EHD__NT_OBJECT);
-		put_u16(&m->fields, d->format);
+		ehd__nt_put_le(&m->fields, d->format, 2);
 		return map_fields(m, p, end, d->format, depth + 1);
 	case EH_ENC_VALUE128:
 		if (fmt == EH_FMT_UUID) {
@@ -270,7 +247,7 @@ static int map_element(struct ehd__ntm *m, const struct decl *d,
 		} else {
 			put_code(m, EHD__NT_FIXED_ARRAY);
 			put_code(m, EHD__NT_BYTE);
-			put_u16(&m->fields, 16);
+			ehd__nt_put_le(&m->fields, 16, 2);
 			add_op(m, OP_COPY, 1, 16);
 		}
 		return m->err;
@@ -357,7 +334,7 @@ static int map_field(struct ehd__ntm *m, const struct decl *d,
 		m->fields.p[code_at] = EHD__NT_ARRAY;
 		loop->put_count = true;
 	} else if (fixed_array) {
-		put_u16(&m->fields, d->count);
+		ehd__nt_put_le(&m->fields, d->count, 2);
 	}
 	/* An array of plain values is one step. */
 	if (elem && !loop->put_count) {
@@ -389,7 +366,7 @@ static int map_fields(struct ehd__ntm *m, const uint8_t **p,
 			return err;
 		n++;
 	}
-	patch_u16(&m->fields, count_at, n);
+	ehd__nt_patch_le(&m->fields, count_at, n, 2);
 	return m->err;
 }
 
@@ -420,7 +397,7 @@ int ehd__ntm_eventheader(struct ehd__ntm *m, const uint8_t *decls, size_t len,
 	int err;
 
 	reset(m, swap);
-	put_u16(&m->fields, 0);
+	ehd__nt_put_le(&m->fields, 0, 2);
 	err = map_fields(m, &p, decls + len, EHD_TOP_FIELDS_MAX, 0);
 	if (!err && p < decls + len)
 		err = -ENOTSUP;	/* more top-level fields than allowed */
@@ -441,7 +418,7 @@ static void pad(struct ehd__ntm *m, unsigned int at, unsigned int n)
 	f = field_begin(m, name, (size_t)len);
 	put_code(m, EHD__NT_FIXED_ARRAY);
 	put_code(m, EHD__NT_BYTE);
-	put_u16(&m->fields, (uint16_t)n);
+	ehd__nt_put_le(&m->fields, (uint16_t)n, 2);
 	field_end(m, f);
 	hint(m, EH_ENC_BINARY_LENGTH16_CHAR8, EH_FMT_HEX_BYTES, 0, ":p");
 	add_op(m, OP_COPY, 1, n);
@@ -508,7 +485,7 @@ static void map_classic(struct ehd__ntm *m, const struct tep_format_field *f,
 		   fmt != EH_FMT_HEX_BYTES) {
 		put_code(m, EHD__NT_FIXED_ARRAY);
 		put_code(m, code);
-		put_u16(&m->fields, (uint16_t)(size / elem));
+		ehd__nt_put_le(&m->fields, (uint16_t)(size / elem), 2);
 		hint(m, (uint8_t)(eh_value_encoding(elem) | EH_ENC_CARRAY_FLAG),
 		     fmt, 0, suffix);
 		add_op(m, OP_COPY, (uint8_t)elem, size / elem);
@@ -517,7 +494,7 @@ static void map_classic(struct ehd__ntm *m, const struct tep_format_field *f,
 		put_code(m, EHD__NT_FIXED_ARRAY);
 		put_code(m, fmt == EH_FMT_STRING8 ? EHD__NT_UTF8_UNIT :
 			 EHD__NT_BYTE);
-		put_u16(&m->fields, (uint16_t)size);
+		ehd__nt_put_le(&m->fields, (uint16_t)size, 2);
 		if (fmt == EH_FMT_STRING8)
 			hint(m, EH_ENC_STRING_LENGTH16_CHAR8, fmt, 0, suffix);
 		else
@@ -540,7 +517,7 @@ int ehd__ntm_tracefs(struct ehd__ntm *m, const struct tep_event *event,
 	uint8_t fmt;
 
 	reset(m, swap);
-	put_u16(&m->fields, 0);
+	ehd__nt_put_le(&m->fields, 0, 2);
 	for (l = 0; l < 2; l++) {
 		for (f = lists[l]; f; f = f->next, i++) {
 			ehd__tracefs_field_type(types, i, &fmt, &elem);
@@ -557,7 +534,7 @@ int ehd__ntm_tracefs(struct ehd__ntm *m, const struct tep_event *event,
 			n++;
 		}
 	}
-	patch_u16(&m->fields, 0, n);
+	ehd__nt_patch_le(&m->fields, 0, n, 2);
 	find_fixed_size(m);
 	if (m->fields.err || m->hints.err)
 		return -ENOMEM;
@@ -569,7 +546,7 @@ int ehd__ntm_raw(struct ehd__ntm *m)
 	size_t at;
 
 	reset(m, false);
-	put_u16(&m->fields, 1);
+	ehd__nt_put_le(&m->fields, 1, 2);
 	at = field_begin(m, "raw", 3);
 	put_code(m, EHD__NT_ARRAY);
 	put_code(m, EHD__NT_BYTE);
@@ -636,26 +613,21 @@ static uint32_t load(const struct run *r, const uint8_t *p, unsigned int size)
 	return (uint32_t)ehd__load_uint(p, size, r->m->swap != ehd__host_big());
 }
 
-static void put_unit16(struct ehd_buf *b, uint32_t u)
-{
-	put_u16(b, (uint16_t)u);
-}
-
 /* Append code point @c as UTF-16; returns units written. */
 static size_t put_cp16(struct run *r, uint32_t c)
 {
 	if (c < 0x10000) {
-		put_unit16(r->out, c);
+		ehd__nt_put_le(r->out, c, 2);
 		return 1;
 	}
 	if (c > 0x10ffff) {
 		r->res->lossy++;
-		put_unit16(r->out, 0xfffd);
+		ehd__nt_put_le(r->out, 0xfffd, 2);
 		return 1;
 	}
 	c -= 0x10000;
-	put_unit16(r->out, 0xd800 + (c >> 10));
-	put_unit16(r->out, 0xdc00 + (c & 0x3ff));
+	ehd__nt_put_le(r->out, 0xd800 + (c >> 10), 2);
+	ehd__nt_put_le(r->out, 0xdc00 + (c & 0x3ff), 2);
 	return 2;
 }
 
@@ -739,18 +711,18 @@ static int string_op(struct run *r, const struct ehd__ntm_op *op)
 			put_units(r, p, units, 2);
 		else
 			to_utf16(r, p, units, size, op->latin1);
-		put_u16(r->out, 0);
+		ehd__nt_put_le(r->out, 0, 2);
 		return 0;
 	case CV_UTF16A:
 		at = r->out->len;
-		put_u16(r->out, 0);
+		ehd__nt_put_le(r->out, 0, 2);
 		w = to_utf16(r, p, units, size, op->latin1);
 		if (w > UINT16_MAX)
 			return bad(r, "string longer than 65,535 UTF-16 units");
-		patch_u16(r->out, at, w);
+		ehd__nt_patch_le(r->out, at, w, 2);
 		return 0;
 	default:
-		put_u16(r->out, (uint16_t)units);
+		ehd__nt_put_le(r->out, (uint16_t)units, 2);
 		put_units(r, p, units, size);
 		return 0;
 	}
@@ -775,9 +747,6 @@ static int loc_op(struct run *r, const struct ehd__ntm_op *op)
 
 static int run_ops(struct run *r, size_t i, size_t end)
 {
-	static const uint8_t guid_order[16] = {
-		3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15
-	};
 	const struct ehd__ntm_op *op;
 	uint8_t g[16];
 	size_t n, k, bytes;
@@ -799,15 +768,14 @@ static int run_ops(struct run *r, size_t i, size_t end)
 			n = load(r, r->src + r->pos, 2);
 			if ((r->size - r->pos - 2) / op->size < n)
 				return bad(r, "array past the end");
-			put_u16(r->out, (uint16_t)n);
+			ehd__nt_put_le(r->out, (uint16_t)n, 2);
 			put_units(r, r->src + r->pos + 2, n, op->size);
 			r->pos += 2 + n * op->size;
 			break;
 		case OP_UUID:
 			if (r->size - r->pos < 16)
 				return bad(r, "value past the end");
-			for (k = 0; k < 16; k++)
-				g[k] = r->src[r->pos + guid_order[k]];
+			ehd__nt_guid_swap(g, r->src + r->pos);
 			ehd__buf_put(r->out, g, 16);
 			r->pos += 16;
 			break;
@@ -831,7 +799,7 @@ static int run_ops(struct run *r, size_t i, size_t end)
 				r->pos += 2;
 			}
 			if (op->counted || op->put_count)
-				put_u16(r->out, (uint16_t)n);
+				ehd__nt_put_le(r->out, (uint16_t)n, 2);
 			for (k = 0; k < n; k++) {
 				err = run_ops(r, i + 1, op->end);
 				if (err)
@@ -866,7 +834,7 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		/* raw: all the bytes */
 		if (size > PAYLOAD_MAX - 2)
 			return -E2BIG;
-		put_u16(out, (uint16_t)size);
+		ehd__nt_put_le(out, (uint16_t)size, 2);
 		ehd__buf_put(out, src, size);
 		return out->err;
 	}

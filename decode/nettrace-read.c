@@ -661,11 +661,6 @@ static struct nt_meta *find_meta(const struct ehd__nt *nt, uint32_t id)
 	return i < 0 ? NULL : nt->metas[i];
 }
 
-bool ehd__nt_has_metadata(const struct ehd__nt *nt, uint32_t id)
-{
-	return find_meta(nt, id) != NULL;
-}
-
 static int add_meta_row(struct ehd__nt *nt, struct nt_meta *m,
 			uint64_t offset);
 
@@ -1161,18 +1156,6 @@ static const struct nt_labels *find_labels(const struct ehd__nt *nt,
 	return NULL;
 }
 
-/* .NET Guid byte order and RFC 4122 order differ in the first 8 bytes. */
-static void guid_swap(uint8_t *dst, const uint8_t *src)
-{
-	static const uint8_t order[16] = {
-		3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15
-	};
-	size_t i;
-
-	for (i = 0; i < 16; i++)
-		dst[i] = src[order[i]];
-}
-
 static int label_block(struct ehd__nt *nt, struct cur *c)
 {
 	uint64_t first, count, kind, v;
@@ -1204,13 +1187,13 @@ static int label_block(struct ehd__nt *nt, struct cur *c)
 			case EHD__NT_LABEL_ACTIVITY:
 				err = get_bytes(nt, c, 16, &p, "activity id");
 				if (!err)
-					guid_swap(l.activity, p);
+					ehd__nt_guid_swap(l.activity, p);
 				l.has_activity = true;
 				break;
 			case EHD__NT_LABEL_RELATED:
 				err = get_bytes(nt, c, 16, &p, "related activity id");
 				if (!err)
-					guid_swap(l.related, p);
+					ehd__nt_guid_swap(l.related, p);
 				l.has_related = true;
 				break;
 			case EHD__NT_LABEL_TRACE_ID:
@@ -1439,12 +1422,7 @@ static void trace_keys(struct ehd__nt *nt)
 		else if (!strcmp(k, "ProcessId"))
 			nt->process_id = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "ClockId"))
-			in->clockid = !strcmp(v, "CLOCK_REALTIME") ? 0 :
-				      !strcmp(v, "CLOCK_MONOTONIC") ? 1 :
-				      !strcmp(v, "CLOCK_MONOTONIC_RAW") ? 4 :
-				      !strcmp(v, "CLOCK_BOOTTIME") ? 7 :
-				      !strcmp(v, "CLOCK_TAI") ? 11 :
-				      (int32_t)strtol(v, NULL, 10);
+			in->clockid = ehd__nt_clock_id(v);
 		else if (!strcmp(k, "ehd:TimeBase"))
 			nt->time_base = !strcmp(v, "clock") ? 1 :
 					!strcmp(v, "none") ? 2 : 0;
@@ -1863,7 +1841,7 @@ static int walk_value(struct walk *w, const struct nt_field *f,
 			s = scratch(w, 16);
 			if (!s)
 				return wfail(w, -E2BIG, "more converted values than room");
-			guid_swap(s, p);
+			ehd__nt_guid_swap(s, p);
 			p = s;
 		}
 		break;
@@ -2419,11 +2397,11 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev)
 	if (row.activity || row.related) {
 		/* v4/v5: ids in .NET order, given back in RFC 4122 order */
 		if (row.activity) {
-			guid_swap(nt->legacy_ids, row.activity);
+			ehd__nt_guid_swap(nt->legacy_ids, row.activity);
 			nt->ev.activity_id = nt->legacy_ids;
 		}
 		if (row.related) {
-			guid_swap(nt->legacy_ids + 16, row.related);
+			ehd__nt_guid_swap(nt->legacy_ids + 16, row.related);
 			nt->ev.related_id = nt->legacy_ids + 16;
 		}
 	}

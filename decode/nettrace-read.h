@@ -94,9 +94,6 @@ void ehd__nt_set_trace(struct ehd__nt *nt, const struct ehd__nt_trace *t,
 int ehd__nt_add_metadata(struct ehd__nt *nt, const uint8_t *row, size_t len,
 			 uint64_t offset);
 
-/* Is there metadata with this id? */
-bool ehd__nt_has_metadata(const struct ehd__nt *nt, uint32_t id);
-
 /* A stack block's payload (u32 first id, u32 count, stacks). */
 int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 		       uint64_t offset);

@@ -193,56 +193,12 @@ void ehd__ntw_free(struct ehd__ntw *w)
 
 /* ---- output ---- */
 
-static void put8(struct ehd_buf *b, uint8_t v)
-{
-	ehd__buf_putc(b, (char)v);
-}
-
-static void put_le(struct ehd_buf *b, uint64_t v, unsigned int size)
-{
-	uint8_t le[8];
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		le[i] = (uint8_t)(v >> (8 * i));
-	ehd__buf_put(b, le, size);
-}
-
-static void put_varuint(struct ehd_buf *b, uint64_t v)
-{
-	uint8_t t[10];
-
-	ehd__buf_put(b, t, ehd__nt_put_varuint(t, v));
-}
-
-static void put_string(struct ehd_buf *b, const char *s, size_t len)
-{
-	put_varuint(b, len);
-	ehd__buf_put(b, s, len);
-}
-
-static void put_cstring(struct ehd_buf *b, const char *s)
-{
-	put_string(b, s, strlen(s));
-}
-
-static void patch_le(struct ehd_buf *b, size_t at, uint64_t v,
-		     unsigned int size)
-{
-	unsigned int i;
-
-	if (b->err)
-		return;
-	for (i = 0; i < size; i++)
-		b->p[at + i] = (char)(v >> (8 * i));
-}
-
 /* Start a block in w->out; returns where its header is. */
 static size_t block_begin(struct ehd__ntw *w)
 {
 	size_t at = w->out.len;
 
-	put_le(&w->out, 0, 4);
+	ehd__nt_put_le(&w->out, 0, 4);
 	return at;
 }
 
@@ -250,7 +206,7 @@ static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
 {
 	size_t size = w->out.len - at - 4;
 
-	patch_le(&w->out, at, (uint64_t)kind << 24 | size, 4);
+	ehd__nt_patch_le(&w->out, at, (uint64_t)kind << 24 | size, 4);
 }
 
 static int write_out(struct ehd__ntw *w)
@@ -302,24 +258,6 @@ static void copy_info(struct ehd__ntw *w, const struct ehd_trace_info *in,
 	w->clock_offset = in->has_clock_offset ? in->clock_offset : 0;
 }
 
-static const char *clock_name(int32_t id)
-{
-	switch (id) {
-	case 0:
-		return "CLOCK_REALTIME";
-	case 1:
-		return "CLOCK_MONOTONIC";
-	case 4:
-		return "CLOCK_MONOTONIC_RAW";
-	case 7:
-		return "CLOCK_BOOTTIME";
-	case 11:
-		return "CLOCK_TAI";
-	default:
-		return NULL;
-	}
-}
-
 /* Year, month, day of week (0 = Sunday), day from days since 1970. */
 static void civil(int64_t days, int *y, int *m, int *dow, int *d)
 {
@@ -340,8 +278,8 @@ static void put_kv(struct ehd_buf *b, uint32_t *n, const char *k,
 {
 	if (!v || !*v)
 		return;
-	put_cstring(b, k);
-	put_cstring(b, v);
+	ehd__nt_put_string(b, k, strlen(k));
+	ehd__nt_put_string(b, v, strlen(v));
 	(*n)++;
 }
 
@@ -373,9 +311,9 @@ static void write_trace(struct ehd__ntw *w)
 	char ctx[32] = "";
 
 	ehd__buf_put(&w->out, EHD__NT_MAGIC, EHD__NT_MAGIC_LEN);
-	put_le(&w->out, 0, 4);
-	put_le(&w->out, EHD__NT_MAJOR, 4);
-	put_le(&w->out, EHD__NT_MINOR, 4);
+	ehd__nt_put_le(&w->out, 0, 4);
+	ehd__nt_put_le(&w->out, EHD__NT_MAJOR, 4);
+	ehd__nt_put_le(&w->out, EHD__NT_MINOR, 4);
 	if (utc) {
 		sync_utc = (w->min_ticks + w->clock_offset) / 1000000 * 1000000;
 		sync_ticks = sync_utc - w->clock_offset;
@@ -383,19 +321,19 @@ static void write_trace(struct ehd__ntw *w)
 	secs = sync_utc / 1000000000;
 	civil((int64_t)(secs / 86400), &y, &mo, &dow, &d);
 	at = block_begin(w);
-	put_le(&w->out, (uint64_t)y, 2);
-	put_le(&w->out, (uint64_t)mo, 2);
-	put_le(&w->out, (uint64_t)dow, 2);
-	put_le(&w->out, (uint64_t)d, 2);
-	put_le(&w->out, secs % 86400 / 3600, 2);
-	put_le(&w->out, secs % 3600 / 60, 2);
-	put_le(&w->out, secs % 60, 2);
-	put_le(&w->out, sync_utc % 1000000000 / 1000000, 2);
-	put_le(&w->out, sync_ticks, 8);
-	put_le(&w->out, 1000000000, 8);		/* 1 tick = 1 ns */
-	put_le(&w->out, 8, 4);			/* stack IPs are 64-bit */
+	ehd__nt_put_le(&w->out, (uint64_t)y, 2);
+	ehd__nt_put_le(&w->out, (uint64_t)mo, 2);
+	ehd__nt_put_le(&w->out, (uint64_t)dow, 2);
+	ehd__nt_put_le(&w->out, (uint64_t)d, 2);
+	ehd__nt_put_le(&w->out, secs % 86400 / 3600, 2);
+	ehd__nt_put_le(&w->out, secs % 3600 / 60, 2);
+	ehd__nt_put_le(&w->out, secs % 60, 2);
+	ehd__nt_put_le(&w->out, sync_utc % 1000000000 / 1000000, 2);
+	ehd__nt_put_le(&w->out, sync_ticks, 8);
+	ehd__nt_put_le(&w->out, 1000000000, 8);		/* 1 tick = 1 ns */
+	ehd__nt_put_le(&w->out, 8, 4);			/* stack IPs are 64-bit */
 	count_at = w->out.len;
-	put_le(&w->out, 0, 4);
+	ehd__nt_put_le(&w->out, 0, 4);
 	put_kv_u64(&w->out, &nkv, "HardwareThreadCount",
 		   in->nr_cpus_online ? in->nr_cpus_online : in->nr_cpus_avail);
 	put_kv_u64(&w->out, &nkv, "SystemPageSize", in->page_size);
@@ -407,7 +345,7 @@ static void write_trace(struct ehd__ntw *w)
 	put_kv(&w->out, &nkv, "CommandLine", in->cmdline);
 	if (has_time && in->clockid >= 0) {
 		char t[16];
-		const char *name = clock_name(in->clockid);
+		const char *name = ehd__nt_clock_name(in->clockid);
 
 		snprintf(t, sizeof(t), "%d", in->clockid);
 		put_kv(&w->out, &nkv, "ClockId", name ? name : t);
@@ -427,7 +365,7 @@ static void write_trace(struct ehd__ntw *w)
 	else
 		strcpy(ctx, "none");
 	put_kv(&w->out, &nkv, "ehd:Context", ctx);
-	patch_le(&w->out, count_at, nkv, 4);
+	ehd__nt_patch_le(&w->out, count_at, nkv, 4);
 	block_end(w, at, EHD__NT_TRACE);
 	w->trace_written = true;
 }
@@ -477,9 +415,9 @@ static uint32_t choose_id(const struct ehd__ntw *w, const char *prov,
 static void opt_kv(struct ehd_buf *b, const char *k, const char *v,
 		   size_t vlen)
 {
-	put8(b, EHD__NT_OPT_KEY_VALUE);
-	put_cstring(b, k);
-	put_string(b, v, vlen);
+	ehd__buf_putc(b, EHD__NT_OPT_KEY_VALUE);
+	ehd__nt_put_string(b, k, strlen(k));
+	ehd__nt_put_string(b, v, vlen);
 }
 
 struct identity {
@@ -497,30 +435,30 @@ static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
 	size_t at = b->len, opt_at;
 	char t[64];
 
-	put_le(b, 0, 2);
-	put_varuint(b, idx + 1);
-	put_string(b, id->provider, id->provider_len);
-	put_varuint(b, m->event_id);
-	put_string(b, id->name, id->name_len);
+	ehd__nt_put_le(b, 0, 2);
+	ehd__nt_put_var(b, idx + 1);
+	ehd__nt_put_string(b, id->provider, id->provider_len);
+	ehd__nt_put_var(b, m->event_id);
+	ehd__nt_put_string(b, id->name, id->name_len);
 	ehd__buf_put(b, m->map.fields.p, m->map.fields.len);
 	opt_at = b->len;
-	put_le(b, 0, 2);
-	put8(b, EHD__NT_OPT_OPCODE);
-	put8(b, id->header ? id->header->opcode : 0);
+	ehd__nt_put_le(b, 0, 2);
+	ehd__buf_putc(b, EHD__NT_OPT_OPCODE);
+	ehd__buf_putc(b, (char)(id->header ? id->header->opcode : 0));
 	if (id->header) {
 		const struct eh_header *h = id->header;
 
 		if (id->keyword) {
-			put8(b, EHD__NT_OPT_KEYWORD);
-			put_le(b, id->keyword, 8);
+			ehd__buf_putc(b, EHD__NT_OPT_KEYWORD);
+			ehd__nt_put_le(b, id->keyword, 8);
 		}
 		if (h->level) {
-			put8(b, EHD__NT_OPT_LEVEL);
-			put8(b, h->level);
+			ehd__buf_putc(b, EHD__NT_OPT_LEVEL);
+			ehd__buf_putc(b, (char)h->level);
 		}
 		if (h->version) {
-			put8(b, EHD__NT_OPT_VERSION);
-			put8(b, h->version);
+			ehd__buf_putc(b, EHD__NT_OPT_VERSION);
+			ehd__buf_putc(b, (char)h->version);
 		}
 		snprintf(t, sizeof(t), "%x,%x,%x,%x,%x,%x", h->flags,
 			 h->version, h->id, h->tag, h->opcode, h->level);
@@ -539,8 +477,8 @@ static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
 		b->len = at;
 		return -E2BIG;
 	}
-	patch_le(b, opt_at, b->len - opt_at - 2, 2);
-	patch_le(b, at, b->len - at - 2, 2);
+	ehd__nt_patch_le(b, opt_at, b->len - opt_at - 2, 2);
+	ehd__nt_patch_le(b, at, b->len - at - 2, 2);
 	w->st.metadata++;
 	return 0;
 }
@@ -784,13 +722,13 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	}
 	v = ++w->nthreads;
 	at = w->thread_rows.len;
-	put_le(&w->thread_rows, 0, 2);
-	put_varuint(&w->thread_rows, v);
-	put8(&w->thread_rows, EHD__NT_THREAD_PID);
-	put_varuint(&w->thread_rows, ev->pid);
-	put8(&w->thread_rows, EHD__NT_THREAD_TID);
-	put_varuint(&w->thread_rows, ev->tid);
-	patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
+	ehd__nt_put_le(&w->thread_rows, 0, 2);
+	ehd__nt_put_var(&w->thread_rows, v);
+	ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_PID);
+	ehd__nt_put_var(&w->thread_rows, ev->pid);
+	ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_TID);
+	ehd__nt_put_var(&w->thread_rows, ev->tid);
+	ehd__nt_patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
 	*index = v;
 	return w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);
 }
@@ -823,11 +761,11 @@ static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
 		}
 	}
 	v = ++w->nstacks;
-	put_le(&w->stack_data, v, 4);
+	ehd__nt_put_le(&w->stack_data, v, 4);
 	pos = w->stack_data.len;
-	put_le(&w->stack_data, n * 8, 4);
+	ehd__nt_put_le(&w->stack_data, n * 8, 4);
 	for (i = 0; i < n; i++)
-		put_le(&w->stack_data, ev->callchain[i], 8);
+		ehd__nt_put_le(&w->stack_data, ev->callchain[i], 8);
 	*id = v;
 	return w->stack_data.err ? -ENOMEM :
 				   ehd__table_add(&w->stacks, h, (uint32_t)pos);
@@ -835,14 +773,9 @@ static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
 
 static void put_guid(struct ehd_buf *b, const uint8_t *rfc)
 {
-	static const uint8_t order[16] = {
-		3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15
-	};
 	uint8_t g[16];
-	size_t i;
 
-	for (i = 0; i < 16; i++)
-		g[i] = rfc[order[i]];
+	ehd__nt_guid_swap(g, rfc);
 	ehd__buf_put(b, g, 16);
 }
 
@@ -871,7 +804,7 @@ static int label_id(struct ehd__ntw *w, const struct ehd_event *ev,
 		}
 	/* Kept as {u32 id, key}; written as label lists. */
 	pos = w->label_data.len;
-	put_le(&w->label_data, ++w->nlabels, 4);
+	ehd__nt_put_le(&w->label_data, ++w->nlabels, 4);
 	ehd__buf_put(&w->label_data, key, sizeof(key));
 	*id = w->nlabels;
 	return w->label_data.err ? -ENOMEM :
@@ -895,8 +828,8 @@ static void write_stacks(struct ehd__ntw *w)
 	size_t at, off = 0, n;
 
 	at = block_begin(w);
-	put_le(&w->out, 1, 4);
-	put_le(&w->out, w->nstacks, 4);
+	ehd__nt_put_le(&w->out, 1, 4);
+	ehd__nt_put_le(&w->out, w->nstacks, 4);
 	while (off < w->stack_data.len) {
 		n = (size_t)ehd__load_uint(p + off + 4, 4, 0);
 		ehd__buf_put(&w->out, p + off + 4, 4 + n);
@@ -911,16 +844,17 @@ static void write_labels(struct ehd__ntw *w)
 	size_t at, off;
 
 	at = block_begin(w);
-	put_le(&w->out, 1, 4);
-	put_le(&w->out, w->nlabels, 4);
+	ehd__nt_put_le(&w->out, 1, 4);
+	ehd__nt_put_le(&w->out, w->nlabels, 4);
 	for (off = 0; off < w->label_data.len; off += 37) {
 		bool rel = p[off + 36];
 
-		put8(&w->out, EHD__NT_LABEL_ACTIVITY |
-			      (rel ? 0 : EHD__NT_LABEL_LAST));
+		ehd__buf_putc(&w->out, (char)(EHD__NT_LABEL_ACTIVITY |
+			      (rel ? 0 : EHD__NT_LABEL_LAST)));
 		put_guid(&w->out, p + off + 4);
 		if (rel) {
-			put8(&w->out, EHD__NT_LABEL_RELATED | EHD__NT_LABEL_LAST);
+			ehd__buf_putc(&w->out, (char)(EHD__NT_LABEL_RELATED |
+						      EHD__NT_LABEL_LAST));
 			put_guid(&w->out, p + off + 20);
 		}
 	}
@@ -936,10 +870,10 @@ static void write_events(struct ehd__ntw *w)
 	uint8_t h[64];
 
 	at = block_begin(w);
-	put_le(&w->out, EHD__NT_EB_HEADER_SIZE, 2);
-	put_le(&w->out, EHD__NT_EB_COMPRESSED, 2);
-	put_le(&w->out, w->held[0].ticks, 8);
-	put_le(&w->out, w->held[w->nheld - 1].ticks, 8);
+	ehd__nt_put_le(&w->out, EHD__NT_EB_HEADER_SIZE, 2);
+	ehd__nt_put_le(&w->out, EHD__NT_EB_COMPRESSED, 2);
+	ehd__nt_put_le(&w->out, w->held[0].ticks, 8);
+	ehd__nt_put_le(&w->out, w->held[w->nheld - 1].ticks, 8);
 	for (i = 0; i < w->nheld; i++) {
 		const struct held *e = &w->held[i];
 		uint32_t seq = ++w->seq;
@@ -989,11 +923,11 @@ static void write_sequence_point(struct ehd__ntw *w, uint64_t ticks)
 {
 	size_t at = block_begin(w);
 
-	put_le(&w->out, ticks, 8);
-	put_le(&w->out, 0, 4);
-	put_le(&w->out, 1, 4);
-	put_varuint(&w->out, CAPTURE_THREAD);
-	put_varuint(&w->out, w->seq);
+	ehd__nt_put_le(&w->out, ticks, 8);
+	ehd__nt_put_le(&w->out, 0, 4);
+	ehd__nt_put_le(&w->out, 1, 4);
+	ehd__nt_put_var(&w->out, CAPTURE_THREAD);
+	ehd__nt_put_var(&w->out, w->seq);
 	block_end(w, at, EHD__NT_SEQUENCE_POINT);
 	w->last_sp = ticks;
 	w->have_sp = true;
@@ -1018,7 +952,7 @@ static int flush_window(struct ehd__ntw *w)
 		write_trace(w);
 	if (w->nmetas > w->metas_written) {
 		at = block_begin(w);
-		put_le(&w->out, 0, 2);		/* header size */
+		ehd__nt_put_le(&w->out, 0, 2);		/* header size */
 		ehd__buf_put(&w->out, w->rows.p, w->rows.len);
 		block_end(w, at, EHD__NT_METADATA);
 		w->rows.len = 0;
@@ -1029,11 +963,11 @@ static int flush_window(struct ehd__ntw *w)
 		if (!w->capture_written) {
 			size_t row = w->out.len;
 
-			put_le(&w->out, 0, 2);
-			put_varuint(&w->out, CAPTURE_THREAD);
-			put8(&w->out, EHD__NT_THREAD_NAME);
-			put_cstring(&w->out, "capture");
-			patch_le(&w->out, row, w->out.len - row - 2, 2);
+			ehd__nt_put_le(&w->out, 0, 2);
+			ehd__nt_put_var(&w->out, CAPTURE_THREAD);
+			ehd__buf_putc(&w->out, EHD__NT_THREAD_NAME);
+			ehd__nt_put_string(&w->out, "capture", 7);
+			ehd__nt_patch_le(&w->out, row, w->out.len - row - 2, 2);
 			w->capture_written = true;
 		}
 		ehd__buf_put(&w->out, w->thread_rows.p, w->thread_rows.len);
@@ -1144,10 +1078,17 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	if (ev->internal && ev->internal->fields)
 		return -ENOTSUP;
 	if (ev->kind == EHD_EVENT_EVENTHEADER) {
-		err = ehd_event_fields(ev, en, 0);
-		if (err)
-			return err;
-		idx = eventheader_type(w, ev, en, &payload);
+		/* The reader's enumerator knows where the fields are. */
+		const struct ehd_enum *ident = ev->internal ?
+					       ev->internal->identified : NULL;
+
+		if (!ident) {
+			err = ehd_event_fields(ev, en, 0);
+			if (err)
+				return err;
+			ident = en;
+		}
+		idx = eventheader_type(w, ev, ident, &payload);
 		if (idx < 0)
 			return (int)idx;
 		err = ehd__ntm_convert(&w->metas[idx].map,
@@ -1219,7 +1160,7 @@ int ehd__ntw_close(struct ehd__ntw *w)
 
 	if (err)
 		return err;
-	put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
+	ehd__nt_put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
 	return write_out(w);
 }
 

@@ -76,31 +76,6 @@ bool ehd__table_next(const struct ehd_table *t, uint64_t key, size_t *pos,
 	return false;
 }
 
-bool ehd__table_remove(struct ehd_table *t, uint64_t key, uint32_t val)
-{
-	size_t mask = t->cap - 1, i, j, home;
-
-	if (!t->cap)
-		return false;
-	for (i = home_of(t, key); t->vals[i]; i = (i + 1) & mask)
-		if (t->keys[i] == key && t->vals[i] == val + 1)
-			break;
-	if (!t->vals[i])
-		return false;
-	/* Shift back the entries that probed past the hole. */
-	for (j = (i + 1) & mask; t->vals[j]; j = (j + 1) & mask) {
-		home = home_of(t, t->keys[j]);
-		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-			continue;
-		t->keys[i] = t->keys[j];
-		t->vals[i] = t->vals[j];
-		i = j;
-	}
-	t->vals[i] = 0;
-	t->n--;
-	return true;
-}
-
 void ehd__table_clear(struct ehd_table *t)
 {
 	if (t->cap)

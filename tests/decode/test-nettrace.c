@@ -125,7 +125,7 @@ static uint64_t frames[9000];
  * 1e18 + r * 1000 + k (one in 7 earlier: out of order), cpu k % 4 (the
  * first one 300), pid 100 + k % 3, a callchain on every third.
  */
-static void write_capture(struct written *out, int rounds)
+static void write_capture(struct written *out, int rounds, bool late)
 {
 	struct ehd_writer *w, *jw;
 	struct ehd_trace_info info;
@@ -179,6 +179,19 @@ static void write_capture(struct written *out, int rounds)
 			assert_int_equal(ehd_writer_event(jw, &e), 0);
 		}
 		assert_int_equal(k, NEVENTS);
+		ehd_reader_free(r);
+	}
+	if (late) {
+		/* Older than every window written: moved up, counted. */
+		struct ehd_event e;
+
+		r = ehd_reader_new(0);
+		assert_int_equal(ehd_reader_open(r, dat_path), 0);
+		assert_int_equal(ehd_reader_next(r, &ev), 1);
+		e = *ev;
+		e.context = EHD_CTX_TIME | EHD_CTX_TIME_UTC;
+		e.time = UINT64_C(1000000000000000000) - 1;
+		assert_int_equal(ehd_writer_event(w, &e), 0);
 		ehd_reader_free(r);
 	}
 	assert_int_equal(ehd_writer_close(w), 0);
@@ -296,7 +309,7 @@ static void test_stream_frame(void **state)
 	size_t len, n, i, events = 0;
 
 	(void)state;
-	write_capture(&w, 1);
+	write_capture(&w, 1, false);
 	f = slurp(w.fd, &len);
 	assert_memory_equal(f, "Nettrace\0\0\0\0\6\0\0\0\0\0\0\0", 20);
 	n = blocks_of(f, len, b, 512);
@@ -337,7 +350,7 @@ static void test_windows_round_trip(void **state)
 	int err;
 
 	(void)state;
-	write_capture(&w, 120);	/* the Big event: ~4.8 MB of payloads */
+	write_capture(&w, 120, false);	/* the Big event: ~4.8 MB of payloads */
 	f = slurp(w.fd, &len);
 	n = blocks_of(f, len, b, 4096);
 	for (i = 0; i < n; i++)
@@ -367,7 +380,7 @@ static void test_limits_counted(void **state)
 	int err;
 
 	(void)state;
-	write_capture(&w, 1);
+	write_capture(&w, 1, false);
 	assert_int_equal(w.st.skipped, 1);	/* Huge */
 	assert_int_equal(w.st.stacks_cut, 1);	/* 9,000 frames */
 	back = read_back(w.fd, EHD_READER_STRICT, &err);
@@ -464,7 +477,7 @@ static void test_metadata_ids(void **state)
 	uint32_t shape[2], n_shape = 0, id7 = 0;
 
 	(void)state;
-	write_capture(&w, 1);
+	write_capture(&w, 1, false);
 	f = slurp(w.fd, &len);
 	n = rows_of(f, len, rows, 64);
 	assert_int_equal(n, w.st.metadata);
@@ -497,6 +510,60 @@ static void test_metadata_ids(void **state)
 	free(w.jsonl);
 }
 
+/*
+ * Pitfall 8: synthetic ids are stable: another file of the same events
+ * gives each type the same EventId.
+ */
+static void test_event_ids_stable(void **state)
+{
+	struct written a, b;
+	struct row ra[64], rb[64];
+	uint8_t *fa, *fb;
+	size_t la, lb, na, nb, i;
+
+	(void)state;
+	write_capture(&a, 1, false);
+	write_capture(&b, 2, false);
+	fa = slurp(a.fd, &la);
+	fb = slurp(b.fd, &lb);
+	na = rows_of(fa, la, ra, 64);
+	nb = rows_of(fb, lb, rb, 64);
+	assert_int_equal(na, nb);
+	for (i = 0; i < na; i++) {
+		assert_string_equal(ra[i].provider, rb[i].provider);
+		assert_string_equal(ra[i].name, rb[i].name);
+		assert_int_equal(ra[i].event_id, rb[i].event_id);
+	}
+	free(fa);
+	free(fb);
+	close(a.fd);
+	close(b.fd);
+	free(a.jsonl);
+	free(b.jsonl);
+}
+
+/*
+ * Pitfall 7: an event older than the windows already written is moved
+ * up to the last sequence point's time and counted; the stream stays
+ * valid for the strict reader.
+ */
+static void test_late_event_reordered(void **state)
+{
+	struct written w;
+	char *back;
+	int err;
+
+	(void)state;
+	write_capture(&w, 120, true);
+	assert_int_equal(w.st.reordered, 1);
+	back = read_back(w.fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	assert_int_equal(w.st.events, 120 * (NEVENTS - 1) + 1);
+	free(back);
+	close(w.fd);
+	free(w.jsonl);
+}
+
 /* Pitfall 14: text is UTF-16 (type 18 or Array of UTF16CodeUnit). */
 static void test_text_utf16(void **state)
 {
@@ -508,7 +575,7 @@ static void test_text_utf16(void **state)
 	char *back;
 
 	(void)state;
-	write_capture(&w, 1);
+	write_capture(&w, 1, false);
 	f = slurp(w.fd, &len);
 	n = rows_of(f, len, rows, 64);
 	for (i = 0; i < n && strcmp(rows[i].name, "Text"); i++)
@@ -741,6 +808,8 @@ int main(void)
 		cmocka_unit_test(test_windows_round_trip),
 		cmocka_unit_test(test_limits_counted),
 		cmocka_unit_test(test_metadata_ids),
+		cmocka_unit_test(test_event_ids_stable),
+		cmocka_unit_test(test_late_event_reordered),
 		cmocka_unit_test(test_text_utf16),
 		cmocka_unit_test(test_strict_refuses),
 	};
