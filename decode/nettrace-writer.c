@@ -728,6 +728,17 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__nt_put_var(&w->thread_rows, ev->pid);
 	ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_TID);
 	ehd__nt_put_var(&w->thread_rows, ev->tid);
+	/* Names as the thread's first event has them (perf COMM records). */
+	if (ev->comm) {
+		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_NAME);
+		ehd__nt_put_string(&w->thread_rows, ev->comm, strlen(ev->comm));
+	}
+	if (ev->process) {
+		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_KEY_VALUE);
+		ehd__nt_put_string(&w->thread_rows, "ProcessName", 11);
+		ehd__nt_put_string(&w->thread_rows, ev->process,
+				   strlen(ev->process));
+	}
 	ehd__nt_patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
 	*index = v;
 	return w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);

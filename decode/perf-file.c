@@ -66,6 +66,8 @@ struct desc_priv {
 struct ehd__perf_file {
 	unsigned int options;
 	int fd;
+	ehd__perf_source_fn source;	/* reads instead of fd when set */
+	void *source_ctx;
 	bool own_fd;
 	bool opened;
 	bool seekable;
@@ -270,6 +272,17 @@ static int in_fill(struct ehd__perf_file *f)
 	}
 	if (f->rlen == RBUF_SIZE)
 		return fail(f, -EINVAL, in_pos(f), "read buffer full");
+	if (f->source) {
+		n = f->source(f->source_ctx, f->rbuf + f->rlen,
+			      RBUF_SIZE - f->rlen);
+		if (n == -EAGAIN)
+			return -EAGAIN;	/* nothing now: not a failure */
+		if (n < 0)
+			return fail(f, (int)n, f->rbase + f->rlen,
+				    "live stream: %s", strerror((int)-n));
+		f->rlen += (size_t)n;
+		return (int)n;
+	}
 	do {
 		if (f->seekable)
 			n = pread(f->fd, f->rbuf + f->rlen, RBUF_SIZE - f->rlen,
@@ -320,8 +333,10 @@ static int in_read(struct ehd__perf_file *f, void *dst, uint64_t n,
 				break;
 			}
 			r = in_fill(f);
-			if (r < 0)
+			if (r < 0) {
+				*got = done;
 				return r;
+			}
 			if (!r) {
 				*got = done;
 				return 1;
@@ -392,6 +407,8 @@ static int file_record(struct ehd__perf_file *f, void *buf, uint64_t *off)
 				    (unsigned long long)(f->data_end - pos));
 	}
 	r = in_read(f, buf, 8, &got);
+	if (r == -EAGAIN && got)
+		return fail(f, -EBADMSG, pos, "live stream cut inside a record");
 	if (r < 0)
 		return r;
 	if (r) {
@@ -408,6 +425,8 @@ static int file_record(struct ehd__perf_file *f, void *buf, uint64_t *off)
 			    "record of %u bytes runs past the end of the data section",
 			    size);
 	r = in_read(f, (uint8_t *)buf + 8, size - 8u, &got);
+	if (r == -EAGAIN)
+		return fail(f, -EBADMSG, pos, "live stream cut inside a record");
 	if (r < 0)
 		return r;
 	if (r)
@@ -1015,6 +1034,8 @@ static int parse_tracing(struct ehd__perf_file *f, char *data, size_t size,
 			return fail_nomem(f, off);
 		return fail(f, r, off + err.offset, "%s", err.why);
 	}
+	/* A later record (a live session found tracepoints) adds formats. */
+	free(f->tracing);
 	f->tracing = data;
 	f->tracing_done = true;
 	for (i = 0; i < f->ndesc; i++)
@@ -1515,8 +1536,6 @@ static int rec_tracing_data(struct ehd__perf_file *f, bool z, const uint8_t *p,
 		return fail(f, -EBADMSG, off, "HEADER_TRACING_DATA of %zu bytes",
 			    n + 8);
 	size = g32(f, p);
-	if (f->tracing_done)
-		return src_read(f, z, NULL, size, off);
 	r = read_blob(f, z, size, off, &data);
 	if (r)
 		return r;
@@ -1696,7 +1715,9 @@ static int do_open(struct ehd__perf_file *f, int fd, const char *name,
 	if (!f->name || !f->rbuf || !f->rec || !f->scratch || !f->zin ||
 	    !f->zout || !f->tep)
 		return fail_nomem(f, 0);
-	if (fstat(fd, &st))
+	if (f->source)
+		st.st_mode = S_IFIFO;
+	else if (fstat(fd, &st))
 		return fail(f, -errno, 0, "fstat: %s", strerror(errno));
 	f->seekable = S_ISREG(st.st_mode) && !npre;
 	if (npre > RBUF_SIZE)
@@ -1757,6 +1778,20 @@ int ehd__perf_open_fd_after(struct ehd__perf_file *f, int fd, const char *name,
 	if (fd < 0)
 		return fail(f, -EBADF, 0, "bad file descriptor");
 	return do_open(f, fd, name, true, pre, npre);
+}
+
+int ehd__perf_open_source(struct ehd__perf_file *f, ehd__perf_source_fn fn,
+			  void *ctx, const char *name)
+{
+	int r;
+
+	if (f->fd >= 0 || f->opened)
+		return -EBUSY;
+	f->source = fn;
+	f->source_ctx = ctx;
+	r = do_open(f, -1, name, true, NULL, 0);
+	return r == -EAGAIN ?
+	       fail(f, -EBADMSG, 0, "live stream without a header") : r;
 }
 
 int ehd__perf_open(struct ehd__perf_file *f, const char *path)

@@ -52,6 +52,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 
 struct tep_handle;
@@ -340,6 +341,30 @@ int ehd__perf_open_fd(struct ehd__perf_file *f, int fd, const char *name);
  */
 int ehd__perf_open_fd_after(struct ehd__perf_file *f, int fd, const char *name,
 			    const void *pre, size_t npre);
+
+/*
+ * ehd__perf_source_fn - where a live stream's bytes come from
+ * @ctx: the context given to ehd__perf_open_source()
+ * @buf: gets bytes
+ * @n: at most this many
+ *
+ * Return: the number of bytes, 0 at the end, -EAGAIN when there are none
+ * now (only between whole records), or another negative errno.
+ */
+typedef ssize_t (*ehd__perf_source_fn)(void *ctx, void *buf, size_t n);
+
+/**
+ * ehd__perf_open_source() - read a pipe-mode stream from a function
+ * @f: the reader
+ * @fn: gives the bytes; its -EAGAIN comes out of ehd__perf_next() as is,
+ *	and that is no failure: call again later
+ * @ctx: for @fn
+ * @name: for messages; may be NULL
+ *
+ * Return: as ehd__perf_open().
+ */
+int ehd__perf_open_source(struct ehd__perf_file *f, ehd__perf_source_fn fn,
+			  void *ctx, const char *name);
 
 /**
  * ehd__perf_parse_sample() - parse a copy of a PERF_RECORD_SAMPLE again

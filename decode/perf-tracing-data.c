@@ -22,6 +22,7 @@
  * The format files go to libtraceevent, which parses them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -190,6 +191,31 @@ static size_t find_print_fmt(const char *text, size_t len)
  * names a field that is not there), and the fields are all a decoder
  * needs.
  */
+/* Does @tep have the event of this format ("ID: n" line) already? */
+static bool known_event(struct tep_handle *tep, const char *text, size_t len)
+{
+	static const char key[] = "\nID: ";
+	size_t i;
+
+	for (i = 0; i + sizeof(key) - 1 < len; i++) {
+		unsigned long id = 0;
+		size_t k;
+
+		if (memcmp(text + i, key, sizeof(key) - 1))
+			continue;
+		k = i + sizeof(key) - 1;
+		if (k >= len || text[k] < '0' || text[k] > '9')
+			return false;
+		for (; k < len && text[k] >= '0' && text[k] <= '9'; k++) {
+			id = id * 10 + (unsigned long)(text[k] - '0');
+			if (id > INT_MAX)
+				return false;
+		}
+		return tep_find_event(tep, (int)id) != NULL;
+	}
+	return false;
+}
+
 static int parse_format(struct tep_handle *tep, struct ehd__perf_session *s,
 			const char *text, size_t len, const char *sys,
 			bool print_fmt)
@@ -213,6 +239,9 @@ static int parse_format(struct tep_handle *tep, struct ehd__perf_session *s,
 	}
 	if (print_fmt)
 		keep = len;
+	/* A later tracing data record repeats the formats known already. */
+	if (known_event(tep, text, keep))
+		return 0;
 
 	if (keep < len) {
 		copy = malloc(keep + sizeof(empty));

@@ -14,6 +14,7 @@
 #include <linux/perf_event.h>
 
 #include <ehdecode/reader.h>
+#include <ehdecode/session.h>
 
 #include "dat-file.h"
 #include "ehd-buf.h"
@@ -21,6 +22,7 @@
 #include "event-int.h"
 #include "nettrace-read.h"
 #include "perf-file.h"
+#include "threads.h"
 #include "tracefs-fields.h"
 
 /* Most record bytes held for sorting one round. */
@@ -29,6 +31,7 @@
 /* A sample record held for sorting. */
 struct held {
 	uint64_t time;
+	uint32_t type;		/* PERF_RECORD_* */
 	uint64_t seq;
 	uint64_t offset;
 	size_t at;		/* in the arena */
@@ -46,6 +49,8 @@ struct ehd_reader {
 	struct ehd__dat_file dat;
 	struct ehd__nt *nt;
 	struct ehd_enum *en;	/* identifies EventHeader events */
+	struct ehd_session *session;
+	struct ehd__threads threads;	/* names from COMM, FORK records */
 
 	/* sorting */
 	struct ehd_buf arena;	/* copies of held records, 8-byte aligned */
@@ -130,6 +135,7 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 	if (r->own_fd)
 		close(r->fd);
 	ehd_enum_free(r->en);
+	ehd__threads_free(&r->threads);
 	ehd__buf_free(&r->arena);
 	ehd__buf_free(&r->spare);
 	free(r->held);
@@ -262,6 +268,30 @@ EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name)
 	return open_input(r);
 }
 
+static ssize_t session_source(void *ctx, void *buf, size_t n)
+{
+	return ehd_session_read(ctx, buf, n);
+}
+
+EHD_API int ehd_reader_open_session(struct ehd_reader *r,
+				    struct ehd_session *s)
+{
+	int err;
+
+	if (r->kind != EHD_INPUT_NONE || r->err)
+		return -EBUSY;
+	r->name = strdup("live session");
+	err = ehd__perf_new(&r->perf);
+	if (!r->name || err)
+		return fail(r, -ENOMEM, 0, "out of memory");
+	err = ehd__perf_open_source(r->perf, session_source, s, r->name);
+	if (err)
+		return perf_fail(r, err);
+	r->session = s;
+	r->kind = EHD_INPUT_SESSION;
+	return 0;
+}
+
 EHD_API int ehd_reader_open(struct ehd_reader *r, const char *path)
 {
 	int fd, err;
@@ -387,6 +417,8 @@ static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 		ev->context |= EHD_CTX_PID;
 		ev->pid = s->pid;
 		ev->tid = s->tid;
+		ev->comm = ehd__threads_name(&r->threads, s->tid);
+		ev->process = ehd__threads_name(&r->threads, s->pid);
 	}
 	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
 		ev->context |= EHD_CTX_CALLCHAIN;
@@ -450,6 +482,33 @@ static void count_lost(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	}
 }
 
+static bool task_record(uint32_t type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK;
+}
+
+/* A COMM or FORK record (@data, file byte order): names change. */
+static void apply_task(struct ehd_reader *r, uint32_t type, const void *data,
+		       size_t size)
+{
+	const uint8_t *p = (const uint8_t *)data + 8;
+	int big = ehd__perf_session(r->perf)->big_endian;
+	size_t n = size - 8;
+
+	if (type == PERF_RECORD_COMM && n > 8) {
+		const char *comm = (const char *)p + 8;
+
+		ehd__threads_comm(&r->threads, (uint32_t)ehd__load_uint(p, 4, big),
+				  (uint32_t)ehd__load_uint(p + 4, 4, big), comm,
+				  strnlen(comm, n - 8));
+	} else if (type == PERF_RECORD_FORK && n >= 16) {
+		ehd__threads_fork(&r->threads,
+				  (uint32_t)ehd__load_uint(p, 4, big),
+				  (uint32_t)ehd__load_uint(p + 8, 4, big),
+				  (uint32_t)ehd__load_uint(p + 12, 4, big));
+	}
+}
+
 static int cmp_held(const void *a, const void *b)
 {
 	const struct held *x = a, *y = b;
@@ -473,6 +532,7 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 		r->held_cap = cap;
 	}
 	h = &r->held[r->nheld++];
+	h->type = rec->type;
 	h->time = rec->sample.time;
 	if (h->time > r->max_time)
 		r->max_time = h->time;
@@ -529,17 +589,22 @@ static int keep_rest(struct ehd_reader *r)
 	return 0;
 }
 
-/* The next held sample, or 0 when all those due are out. */
+/* The next held sample, or 0 when all those due are out; names applied. */
 static int drain(struct ehd_reader *r)
 {
 	const struct held *h;
 	int err;
 
-	if (r->next_held == r->drain_end) {
-		r->draining = false;
-		return keep_rest(r);
+	for (;;) {
+		if (r->next_held == r->drain_end) {
+			r->draining = false;
+			return keep_rest(r);
+		}
+		h = &r->held[r->next_held++];
+		if (!task_record(h->type))
+			break;
+		apply_task(r, h->type, r->arena.p + h->at, h->size);
 	}
-	h = &r->held[r->next_held++];
 	err = ehd__perf_parse_sample(r->perf, r->arena.p + h->at, h->offset,
 				     &r->sample);
 	if (err)
@@ -572,6 +637,8 @@ static int perf_next(struct ehd_reader *r)
 		if (r->at_end)
 			return 0;
 		ret = ehd__perf_next(r->perf, &rec);
+		if (ret == -EAGAIN && r->session)
+			return ret;	/* live: nothing more now */
 		if (ret < 0)
 			return perf_fail(r, ret);
 		if (!ret) {
@@ -588,6 +655,15 @@ static int perf_next(struct ehd_reader *r)
 		}
 		if (sort && rec->type == EHD__PERF_RECORD_FINISHED_ROUND) {
 			end_round(r);
+			continue;
+		}
+		if (task_record(rec->type)) {
+			/* Names change in time order with the samples. */
+			if (!sort || !rec->has_sample ||
+			    !(rec->sample.fields & PERF_SAMPLE_TIME))
+				apply_task(r, rec->type, rec->data, rec->size);
+			else if ((ret = hold(r, rec)))
+				return ret;
 			continue;
 		}
 		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
@@ -617,6 +693,7 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 	switch (r->kind) {
 	case EHD_INPUT_PERF:
 	case EHD_INPUT_PERF_PIPE:
+	case EHD_INPUT_SESSION:
 		ret = perf_next(r);
 		break;
 	case EHD_INPUT_NETTRACE:
@@ -660,8 +737,7 @@ EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r)
 
 	memset(i, 0, sizeof(*i));
 	i->clockid = -1;
-	if (!r->perf || (r->kind != EHD_INPUT_PERF &&
-			 r->kind != EHD_INPUT_PERF_PIPE))
+	if (!r->perf)
 		return i;
 	s = ehd__perf_session(r->perf);
 	i->hostname = s->hostname;

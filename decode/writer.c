@@ -177,6 +177,13 @@ static int flush(struct ehd_writer *w, bool all)
 	return 0;
 }
 
+EHD_API int ehd_writer_flush(struct ehd_writer *w)
+{
+	if (w->nt)
+		return 0;	/* windows go out when full, and at the close */
+	return flush(w, true);
+}
+
 EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name)
 {
 	return ehd_writer_begin_trace(w, name, NULL);

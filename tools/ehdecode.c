@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include <ehdecode/reader.h>
+#include <ehdecode/session.h>
 #include <ehdecode/writer.h>
+
+#include "live.h"
 
 static const char *prog = "ehdecode";
 
@@ -22,8 +25,23 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]... FILE...\n"
-"Decode the events of trace files: EventHeader events (user_events written\n"
-"with libeventheader) and classic tracepoints.\n"
+"  or:  %s -e SPEC [-e SPEC]... [OPTION]... [-- COMMAND [ARG]...]\n"
+"Decode the events of trace files, or collect them live: EventHeader events\n"
+"(user_events written with libeventheader) and classic tracepoints.\n"
+"\n"
+"Live (needs root, or CAP_PERFMON and access to tracefs): the events of the\n"
+"tracepoints SPEC names, from every process, as they come, until Ctrl-C or\n"
+"until COMMAND (started once collection is armed) exits. SPEC is\n"
+"  Provider_L4K1, Provider_L5K0Ggroup  an EventHeader tracepoint; registered\n"
+"                       if it does not exist yet, so no event is missed\n"
+"  Provider             every tracepoint of that provider, also new ones\n"
+"  system:event         any tracepoint (sched:sched_process_exec)\n"
+"  -e, --event=SPEC     collect SPEC (repeatable)\n"
+"      --filter=EXPR    kernel filter on EventHeader tracepoints, on the\n"
+"                       fields level, opcode, id, tag, version and\n"
+"                       eventheader_flags: \"id == 7 && opcode != 2\"\n"
+"      --buffer-size=KiB  ring buffer per CPU (default 1024)\n"
+"Events lost because a ring was full are counted on standard error.\n"
 "\n"
 "Inputs, recognised by their content:\n"
 "  perf.data from \"perf record\", normal or pipe mode, either byte order,\n"
@@ -64,7 +82,7 @@ static void usage(FILE *f)
 "then \"%s: FILE: offset N: reason\") or held damaged events; 2 for a\n"
 "usage error. Events the kernel reported lost are counted on standard\n"
 "error.\n",
-		prog, prog);
+		prog, prog, prog);
 }
 
 /* A usage error: one line saying what is wrong, one hint; exit code 2. */
@@ -76,6 +94,10 @@ static int usage_error(const char *what, const char *arg)
 }
 
 struct options {
+	const char **specs;
+	size_t nspecs;
+	const char *filter;
+	size_t buffer;
 	int format;
 	unsigned int meta;
 	unsigned int reader_flags;
@@ -207,10 +229,36 @@ static int decode(const char *name, const struct options *o,
 	return ret;
 }
 
+/* Collect live into @w until Ctrl-C or the command's end. */
+static int decode_live(const struct options *o, struct ehd_writer *w,
+		       char **command)
+{
+	struct live_opts lo = {
+		.prog = prog,
+		.specs = o->specs,
+		.nspecs = o->nspecs,
+		.filter = o->filter,
+		.buffer = o->buffer,
+		.command = command,
+	};
+	struct live l;
+	int ret;
+
+	ret = live_start(&l, &lo);
+	if (!ret)
+		ret = live_write_events(&l, w, o->reader_flags);
+	live_free(&l);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT };
+	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_FILTER,
+	       OPT_BUFFER };
 	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "meta", required_argument, NULL, 'm' },
@@ -230,8 +278,22 @@ int main(int argc, char **argv)
 	struct ehd_writer *w;
 	int c, fd = STDOUT_FILENO, ret = 0, err, i;
 
-	while ((c = getopt_long(argc, argv, "F:o:m:s:hV", longopts, NULL)) != -1) {
+	o.specs = calloc((size_t)argc, sizeof(*o.specs));
+	if (!o.specs)
+		return 1;
+	while ((c = getopt_long(argc, argv, "e:F:o:m:s:hV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'e':
+			o.specs[o.nspecs++] = optarg;
+			break;
+		case OPT_FILTER:
+			o.filter = optarg;
+			break;
+		case OPT_BUFFER:
+			if (live_parse_kib(optarg, &o.buffer))
+				return usage_error("bad buffer size (KiB, 1 to 1048576)",
+						   optarg);
+			break;
 		case 'F':
 			if (!strcmp(optarg, "json"))
 				o.format = EHD_OUT_JSON;
@@ -282,7 +344,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind == argc)
+	if (!o.nspecs && (o.filter || o.buffer))
+		return usage_error("--filter and --buffer-size need -e", NULL);
+	if (optind == argc && !o.nspecs)
 		return usage_error("no input file (use - for standard input)", NULL);
 
 	if (o.format == EHD_OUT_NETTRACE && (!o.output || !strcmp(o.output, "-")) &&
@@ -308,6 +372,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 		return 1;
 	}
+	if (o.nspecs) {
+		/* Live: what follows the options is the command to run. */
+		err = decode_live(&o, w, optind < argc ? argv + optind : NULL);
+		if (err)
+			ret = 1;
+		argc = optind;
+	}
 	for (i = optind; i < argc; i++) {
 		err = decode(argv[i], &o, w);
 		if (err)
@@ -324,6 +395,7 @@ int main(int argc, char **argv)
 		report_writer(w, o.stats);
 	}
 	ehd_writer_free(w);
+	free(o.specs);
 	if (fd != STDOUT_FILENO && close(fd)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, o.output, strerror(errno));
 		ret = 1;

@@ -79,6 +79,9 @@ struct ehd__event_internal;
  * @time: ns; since 1970 UTC with EHD_CTX_TIME_UTC, else the source's
  *	clock (perf: the clock of the recording)
  * @cpu, @pid, @tid: where it happened
+ * @comm: the thread's name when the input names it (perf's COMM records,
+ *	nettrace thread rows), else NULL
+ * @process: the name of the process (of its thread @pid), or NULL
  * @callchain: instruction pointers, innermost first (perf's context
  *	markers included, as recorded)
  * @callchain_count: number of them
@@ -124,6 +127,8 @@ struct ehd_event {
 	uint32_t cpu;
 	uint32_t pid;
 	uint32_t tid;
+	const char *comm;
+	const char *process;
 	const uint64_t *callchain;
 	size_t callchain_count;
 

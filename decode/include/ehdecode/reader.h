@@ -83,6 +83,7 @@ enum ehd_input_kind {
 	EHD_INPUT_PERF_PIPE = 2,	/* perf.data, pipe mode */
 	EHD_INPUT_DAT = 3,		/* interceptor capture */
 	EHD_INPUT_NETTRACE = 4,		/* nettrace, netperf */
+	EHD_INPUT_SESSION = 5,		/* a live session (ehdecode/session.h) */
 };
 
 /**
@@ -178,6 +179,24 @@ EHD_API int ehd_reader_open(struct ehd_reader *r, const char *path);
  */
 EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name);
 
+struct ehd_session;
+
+/**
+ * ehd_reader_open_session() - read the events a live session collects
+ * @r: a reader with nothing open (EHD_READER_SORT_TIME merges the CPUs'
+ *	events in time order, as for perf.data)
+ * @s: a started session (ehdecode/session.h); it must outlive the input
+ *
+ * The session's stream is read with ehd_session_read(): the two must not
+ * both be used. ehd_reader_next() returns -EAGAIN when no event is
+ * complete now; that is not a failure (wait with ehd_session_poll() and
+ * call again). After ehd_session_stop() it gives the rest, then 0.
+ *
+ * Return: as ehd_reader_open().
+ */
+EHD_API int ehd_reader_open_session(struct ehd_reader *r,
+				    struct ehd_session *s);
+
 /**
  * ehd_reader_next() - the next event
  * @r: a reader with an open input
@@ -187,7 +206,7 @@ EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name);
  * events); perf's other records are applied or counted.
  *
  * Return: 1 with an event, 0 at the end, or a negative errno (returned
- * again by later calls).
+ * again by later calls; except -EAGAIN from a live session).
  */
 EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev);
 

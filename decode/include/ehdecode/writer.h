@@ -158,6 +158,17 @@ EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 EHD_API int ehd_writer_end(struct ehd_writer *w);
 
 /**
+ * ehd_writer_flush() - write what text output is buffered
+ * @w: the writer
+ *
+ * For live output: JSON, JSON lines and text are written in large pieces
+ * otherwise. nettrace goes out a window at a time regardless.
+ *
+ * Return: 0, or the first write error (a negative errno).
+ */
+EHD_API int ehd_writer_flush(struct ehd_writer *w);
+
+/**
  * ehd_writer_close() - finish the output and write what is buffered
  * @w: the writer (ends an open source)
  *

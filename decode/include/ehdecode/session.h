@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ehdecode/session.h - collect tracepoint events live, through perf
+ *
+ *	struct ehd_session *s = ehd_session_new(0);
+ *	struct ehd_reader *r = ehd_reader_new(EHD_READER_SORT_TIME);
+ *	const struct ehd_event *ev;
+ *	int err;
+ *
+ *	err = ehd_session_add(s, "MyProvider");
+ *	if (!err)
+ *		err = ehd_session_start(s);
+ *	if (!err)
+ *		err = ehd_reader_open_session(r, s);
+ *	while (!err && !stop_wanted) {
+ *		err = ehd_reader_next(r, &ev);
+ *		if (err == -EAGAIN)
+ *			err = ehd_session_poll(s, 100) < 0 ? ... : 0;
+ *		else if (err > 0)
+ *			... use ev (see ehdecode/event.h) ..., err = 0;
+ *	}
+ *	ehd_session_stop(s);
+ *	while (ehd_reader_next(r, &ev) > 0)
+ *		... the rest ...
+ *	if (err < 0)
+ *		fprintf(stderr, "%s\n", ehd_session_error(s));
+ *
+ * A session enables tracepoints with perf_event_open() on every CPU, one
+ * ring buffer per CPU, and gives out what the kernel writes there as the
+ * stream "perf record -o -" writes (perf.data in pipe mode): event
+ * descriptions and tracepoint formats first, then the records, with a
+ * round end after each pass over the rings. ehd_session_read() gives the
+ * bytes (to store them as a perf.data file); ehd_reader_open_session()
+ * (ehdecode/reader.h) decodes them, merged in time order across CPUs.
+ *
+ * Samples carry the time (CLOCK_MONOTONIC, or CLOCK_MONOTONIC_RAW with
+ * EHD_SESSION_CLOCK_RAW; the offset to UTC is recorded), the cpu, pid and
+ * tid, and the tracepoint's data; with EHD_SESSION_CALLCHAIN also the
+ * user and kernel call chain. Thread names come as COMM records: one for
+ * every thread in /proc at the start, then the kernel's for each fork,
+ * exec and exit.
+ *
+ * Tracepoints are named by specs (ehd_session_add()). EventHeader
+ * tracepoints that do not exist yet are registered by the session and
+ * held while it lives, so that a program started after the session has
+ * its events recorded from the first one. A provider name takes every
+ * tracepoint of that provider, also those registered while the session
+ * runs: ehd_session_poll() looks for new ones about every 100 ms.
+ * (A program's events are written only while a consumer has their
+ * tracepoint enabled: events of a tracepoint that appeared after the last
+ * look are not written, so they are not lost either.)
+ *
+ * Memory is bounded by the rings: a pass copies at most what they hold.
+ * Samples the kernel could not store because a ring was full are counted
+ * per CPU (ehd_session_stats()) and come in the stream as LOST records.
+ * In circular mode (EHD_SESSION_CIRCULAR, a flight recorder) the rings
+ * are overwritten, newest over oldest, and read only by
+ * ehd_session_snapshot() and ehd_session_stop(): what was overwritten is
+ * not counted as lost.
+ *
+ * Errors are negative errnos with a reason from ehd_session_error() that
+ * says what is missing and how to fix it: -ENOENT no tracefs, or no such
+ * tracepoint; -EACCES/-EPERM not allowed to read tracefs or to use perf;
+ * -EINVAL a bad spec or filter; -EBUSY wrong order of calls; -ENOMEM.
+ */
+#ifndef EHDECODE_SESSION_H
+#define EHDECODE_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <ehdecode/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ehd_session_new() flags. */
+#define EHD_SESSION_CIRCULAR	0x1u	/* flight recorder: keep the newest */
+#define EHD_SESSION_CALLCHAIN	0x2u	/* samples carry call chains */
+#define EHD_SESSION_CLOCK_RAW	0x4u	/* CLOCK_MONOTONIC_RAW times */
+
+/*
+ * Ring buffer size per CPU when none is set: 1 MiB. ehd_session_set_buffer()
+ * rounds up to a power of two pages.
+ */
+#define EHD_SESSION_BUFFER_DEFAULT (1024u * 1024u)
+
+/**
+ * struct ehd_session_stats - counts since the session started
+ * @samples: sample records taken from the rings
+ * @lost: samples the kernel dropped because a ring was full
+ * @bytes: bytes of stream made (given out or waiting)
+ * @nr_cpus: rings (one per online CPU)
+ * @tracepoints: tracepoints enabled
+ * @registered: EventHeader tracepoints the session registered itself
+ * @lost_per_cpu: @nr_cpus counts of @lost by CPU number; valid until
+ *	the session is freed
+ * @cpus: the CPU number of each ring (@nr_cpus entries, same lifetime)
+ */
+struct ehd_session_stats {
+	uint64_t samples;
+	uint64_t lost;
+	uint64_t bytes;
+	uint32_t nr_cpus;
+	uint32_t tracepoints;
+	uint32_t registered;
+	const uint64_t *lost_per_cpu;
+	const uint32_t *cpus;
+};
+
+struct ehd_session;
+
+/**
+ * ehd_session_new() - make a session
+ * @flags: EHD_SESSION_* bits
+ *
+ * Return: the session, or NULL with errno set (EINVAL, ENOMEM).
+ */
+EHD_API struct ehd_session *ehd_session_new(unsigned int flags);
+
+/**
+ * ehd_session_free() - stop if running, close everything, free
+ * @s: the session, or NULL
+ *
+ * Tracepoints the session registered go away with it (unless a program
+ * still has them).
+ */
+EHD_API void ehd_session_free(struct ehd_session *s);
+
+/**
+ * ehd_session_add() - name tracepoints to collect, before the start
+ * @s: the session
+ * @spec: one of
+ *	- "MyProvider_L4K1", "MyProvider_L5K0Gmygroup": an EventHeader
+ *	  tracepoint (registered by the session if it does not exist);
+ *	- "MyProvider": every "MyProvider_L*K*" tracepoint, now and later;
+ *	- "system:event": any tracepoint ("sched:sched_process_exec",
+ *	  "user_events:MyProvider_L4K1").
+ *
+ * Return: 0, -EINVAL for a malformed spec, -EBUSY once started.
+ */
+EHD_API int ehd_session_add(struct ehd_session *s, const char *spec);
+
+/**
+ * ehd_session_set_filter() - a kernel filter on EventHeader tracepoints
+ * @s: the session, not started
+ * @expr: an ftrace filter expression on the fields every EventHeader
+ *	tracepoint has: eventheader_flags, version, id, tag, opcode, level
+ *	(e.g. "id == 7 || opcode == 1"); NULL for none
+ *
+ * The kernel evaluates it before a sample is copied to a ring (BPF
+ * programs do not run on user_events, see docs/live-collection.md).
+ * Classic tracepoints are not filtered.
+ *
+ * Return: 0, -EINVAL when the expression is malformed (checked at
+ * ehd_session_start(), with the reason), -EBUSY once started.
+ */
+EHD_API int ehd_session_set_filter(struct ehd_session *s, const char *expr);
+
+/**
+ * ehd_session_set_buffer() - ring buffer size per CPU
+ * @s: the session, not started
+ * @bytes: the size; rounded up to a power of two pages, at least 2 pages
+ *
+ * Return: 0, -EINVAL for 0 or more than 1 GiB, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
+
+/**
+ * ehd_session_set_cmdline() - the command line recorded in the stream
+ * @s: the session, not started
+ * @argv: NULL-terminated words; copied
+ *
+ * Return: 0, -ENOMEM, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_cmdline(struct ehd_session *s,
+				    const char *const *argv);
+
+/**
+ * ehd_session_start() - register, open, map and enable
+ * @s: the session, with at least one spec
+ *
+ * Return: 0, or a negative errno (reason from ehd_session_error()).
+ */
+EHD_API int ehd_session_start(struct ehd_session *s);
+
+/**
+ * ehd_session_poll() - wait until a ring has data to read
+ * @s: a started session
+ * @timeout_ms: the most to wait; -1 for no limit
+ *
+ * Also looks for new tracepoints of provider specs, and returns at once
+ * when data are waiting to be read. Not in circular mode: there it only
+ * sleeps and looks for tracepoints.
+ *
+ * Return: 1 when there is something to read, 0 on timeout, -EINTR when a
+ * signal came, or another negative errno.
+ */
+EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms);
+
+/**
+ * ehd_session_read() - the collected stream, perf.data in pipe mode
+ * @s: a started session
+ * @buf: gets bytes
+ * @size: at most this many
+ *
+ * When nothing is waiting, the rings are read first (not in circular
+ * mode). The bytes may be stored as they come: the result is a perf.data
+ * file that "perf script -i" and ehd_reader_open() read.
+ *
+ * Return: the number of bytes; -EAGAIN when there is nothing now; 0 at
+ * the end, after ehd_session_stop() and the last byte.
+ */
+EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf,
+				 size_t size);
+
+/**
+ * ehd_session_snapshot() - circular mode: take what the rings hold now
+ * @s: a started circular session
+ *
+ * Records newer than the previous snapshot join the stream.
+ *
+ * Return: 0, -EINVAL when not circular, or a negative errno.
+ */
+EHD_API int ehd_session_snapshot(struct ehd_session *s);
+
+/**
+ * ehd_session_stop() - disable the tracepoints, take the last records
+ * @s: the session; stopping twice does nothing
+ *
+ * What the rings hold joins the stream (in circular mode: as a last
+ * snapshot); after it, ehd_session_read() ends.
+ *
+ * Return: 0 or a negative errno.
+ */
+EHD_API int ehd_session_stop(struct ehd_session *s);
+
+/**
+ * ehd_session_stats() - counts so far
+ * @s: the session
+ * @stats: gets them
+ */
+EHD_API void ehd_session_stats(const struct ehd_session *s,
+			       struct ehd_session_stats *stats);
+
+/**
+ * ehd_session_error() - why the last call failed
+ * @s: the session
+ *
+ * Return: the reason (owned by @s), or NULL if nothing failed.
+ */
+EHD_API const char *ehd_session_error(const struct ehd_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EHDECODE_SESSION_H */

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * live.c - live collection for ehdecode and ehrecord: the session from
+ * options, the command under it, signals and the end report
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+#include "live.h"
+
+static volatile sig_atomic_t stop_signals;
+static volatile sig_atomic_t snapshot_wanted;
+
+static void on_stop(int sig)
+{
+	if (stop_signals++) {
+		/* The second one: abort now, as the user asks. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+}
+
+static void on_snapshot(int sig)
+{
+	(void)sig;
+	snapshot_wanted = 1;
+}
+
+static void handle(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);	/* no SA_RESTART: poll() returns */
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int live_parse_kib(const char *arg, size_t *bytes)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || !v || v > 1024ull * 1024)
+		return -1;
+	*bytes = (size_t)v * 1024;
+	return 0;
+}
+
+/* Run the command; its exec failure comes back through a pipe. */
+static int start_child(struct live *l)
+{
+	int p[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	l->child = fork();
+	if (l->child < 0) {
+		e = errno;
+		close(p[0]);
+		close(p[1]);
+		l->child = 0;
+		return -e;
+	}
+	if (!l->child) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGUSR2, SIG_DFL);
+		close(p[0]);
+		execvp(l->o->command[0], l->o->command);
+		e = errno;
+		if (write(p[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(p[1]);
+	do
+		n = read(p[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(l->child, NULL, 0);
+		l->child = 0;
+		return -e;
+	}
+	return 0;
+}
+
+int live_start(struct live *l, const struct live_opts *o)
+{
+	size_t i;
+	int err = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->o = o;
+	l->s = ehd_session_new(o->flags);
+	if (!l->s) {
+		fprintf(stderr, "%s: %s\n", o->prog, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < o->nspecs && !err; i++)
+		err = ehd_session_add(l->s, o->specs[i]);
+	if (!err && o->filter)
+		err = ehd_session_set_filter(l->s, o->filter);
+	if (!err && o->buffer)
+		err = ehd_session_set_buffer(l->s, o->buffer);
+	if (!err && o->cmdline)
+		err = ehd_session_set_cmdline(l->s, o->cmdline);
+	if (!err)
+		err = ehd_session_start(l->s);
+	if (err) {
+		fprintf(stderr, "%s: %s\n", o->prog, ehd_session_error(l->s));
+		return 1;
+	}
+	stop_signals = 0;
+	snapshot_wanted = 0;
+	handle(SIGINT, on_stop);
+	handle(SIGTERM, on_stop);
+	handle(SIGUSR2, on_snapshot);
+	l->started = l->last_status = now();
+	if (o->command) {
+		err = start_child(l);
+		if (err) {
+			fprintf(stderr, "%s: cannot run %s: %s\n", o->prog,
+				o->command[0], strerror(-err));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+bool live_running(struct live *l)
+{
+	int status;
+
+	if (l->stopped || stop_signals)
+		return false;
+	if (l->child && waitpid(l->child, &status, WNOHANG) == l->child) {
+		l->child = 0;
+		l->child_status = status;
+		l->child_done = true;
+	}
+	return !l->child_done;
+}
+
+static void show_status(struct live *l, bool force)
+{
+	struct ehd_session_stats st;
+	double t = now();
+
+	if (!l->o->status || (!force && t - l->last_status < 0.5))
+		return;
+	l->last_status = t;
+	ehd_session_stats(l->s, &st);
+	if (l->w) {
+		struct ehd_writer_stats ws;
+
+		ehd_writer_stats(l->w, &ws);
+		l->written = ws.bytes;
+	}
+	fprintf(stderr, "\r%s: %.1f s, %llu events, %llu lost, %.1f MiB written ",
+		l->o->prog, t - l->started, (unsigned long long)st.samples,
+		(unsigned long long)st.lost, (double)l->written / 1048576.0);
+	l->status_shown = true;
+}
+
+int live_wait(struct live *l)
+{
+	int err;
+
+	if (snapshot_wanted && (l->o->flags & EHD_SESSION_CIRCULAR)) {
+		snapshot_wanted = 0;
+		err = ehd_session_snapshot(l->s);
+		if (err) {
+			fprintf(stderr, "%s: snapshot: %s\n", l->o->prog,
+				ehd_session_error(l->s));
+			return 1;
+		}
+		return 0;
+	}
+	show_status(l, false);
+	err = ehd_session_poll(l->s, 100);
+	if (err < 0 && err != -EINTR) {
+		fprintf(stderr, "%s: %s\n", l->o->prog,
+			ehd_session_error(l->s));
+		return 1;
+	}
+	return 0;
+}
+
+int live_stop(struct live *l)
+{
+	if (l->stopped)
+		return 0;
+	l->stopped = true;
+	if (ehd_session_stop(l->s)) {
+		fprintf(stderr, "%s: %s\n", l->o->prog, ehd_session_error(l->s));
+		return 1;
+	}
+	return 0;
+}
+
+/* Write one event; 0, 1 for a damaged one (reported), -1: output failed. */
+static int put_event(struct live *l, struct ehd_writer *w,
+		     const struct ehd_event *ev)
+{
+	int werr = ehd_writer_event(w, ev);
+	const char *why;
+	uint64_t off = 0;
+
+	if (werr >= 0 || (werr == -E2BIG && !ehd_writer_error(w, NULL)))
+		return 0;	/* too large for the format: counted */
+	why = ehd_writer_error(w, &off);
+	if (!why)
+		return -1;	/* ehd_writer_close() says why */
+	fprintf(stderr, "%s: event of %.*s:%.*s: %s\n", l->o->prog,
+		(int)ev->provider_len, ev->provider, (int)ev->name_len,
+		ev->name, why);
+	return 1;
+}
+
+int live_write_events(struct live *l, struct ehd_writer *w,
+		      unsigned int reader_flags)
+{
+	struct ehd_reader *r = ehd_reader_new(reader_flags);
+	const struct ehd_event *ev;
+	unsigned int n = 0;
+	int err, ret = 0, k;
+
+	if (!r || ehd_reader_open_session(r, l->s)) {
+		fprintf(stderr, "%s: %s\n", l->o->prog,
+			r ? ehd_reader_error(r, NULL) : strerror(errno));
+		ehd_reader_free(r);
+		return 1;
+	}
+	l->w = w;
+	/* The session's description comes before its first event. */
+	err = ehd_reader_next(r, &ev);
+	ehd_writer_begin_trace(w, "live", ehd_reader_trace_info(r));
+	for (;; err = ehd_reader_next(r, &ev)) {
+		if (err > 0) {
+			k = put_event(l, w, ev);
+			if (k < 0)
+				break;
+			ret |= k;
+			l->events++;
+			/* Signals and the command's end, now and then. */
+			if (!l->stopped && !(++n % 1024) && !live_running(l) &&
+			    live_stop(l))
+				ret = 1;
+			continue;
+		}
+		if (err != -EAGAIN || l->stopped)
+			break;	/* the end, or a failure */
+		if (live_running(l)) {
+			if (ehd_writer_flush(w) || live_wait(l))
+				break;
+		} else if (live_stop(l)) {
+			ret = 1;	/* then take what is left */
+		}
+	}
+	if (err < 0 && err != -EAGAIN) {
+		const char *why = ehd_reader_error(r, NULL);
+
+		fprintf(stderr, "%s: live: %s\n", l->o->prog,
+			why ? why : strerror(-err));
+		ret = 1;
+	}
+	if (live_stop(l))
+		ret = 1;
+	ehd_writer_end(w);
+	ehd_reader_free(r);
+	live_report(l);
+	l->w = NULL;
+	return ret;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int live_write_perf(struct live *l, int fd, const char *name)
+{
+	static char buf[1 << 16];
+	int ret = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = ehd_session_read(l->s, buf, sizeof(buf));
+		if (n > 0) {
+			int e = write_all(fd, buf, (size_t)n);
+
+			if (e) {
+				fprintf(stderr, "%s: %s: %s\n", l->o->prog,
+					name, strerror(-e));
+				ret = 1;
+				break;
+			}
+			l->written += (unsigned long long)n;
+			continue;
+		}
+		if (n != -EAGAIN || l->stopped)
+			break;
+		if (live_running(l)) {
+			if (live_wait(l))
+				break;
+		} else if (live_stop(l)) {
+			ret = 1;
+		}
+	}
+	if (n < 0 && n != -EAGAIN) {
+		fprintf(stderr, "%s: %s\n", l->o->prog, ehd_session_error(l->s));
+		ret = 1;
+	}
+	if (live_stop(l))
+		ret = 1;
+	live_report(l);
+	return ret;
+}
+
+void live_report(struct live *l)
+{
+	struct ehd_session_stats st;
+	uint32_t i;
+
+	if (l->status_shown) {
+		show_status(l, true);
+		fputc('\n', stderr);
+	}
+	ehd_session_stats(l->s, &st);
+	if (!st.lost)
+		return;
+	fprintf(stderr, "%s: %llu events lost (the ring of a CPU was full):",
+		l->o->prog, (unsigned long long)st.lost);
+	for (i = 0; i < st.nr_cpus; i++)
+		if (st.lost_per_cpu[i])
+			fprintf(stderr, " cpu%u %llu", st.cpus[i],
+				(unsigned long long)st.lost_per_cpu[i]);
+	fprintf(stderr, "; a larger --buffer-size helps\n");
+}
+
+int live_child_exit(const struct live *l)
+{
+	if (!l->child_done)
+		return 0;
+	if (WIFEXITED(l->child_status))
+		return WEXITSTATUS(l->child_status);
+	return 128 + WTERMSIG(l->child_status);
+}
+
+void live_free(struct live *l)
+{
+	int status;
+
+	if (l->child) {
+		/* Stopped by a signal before the command ended: end it. */
+		kill(l->child, SIGTERM);
+		waitpid(l->child, &status, 0);
+		l->child = 0;
+	}
+	ehd_session_free(l->s);
+	l->s = NULL;
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live.h - what ehdecode and ehrecord share to collect live: the session
+ * set up from options, the command run under it, signals, the end report
+ *
+ *	struct live l;
+ *
+ *	if (live_start(&l, &opts))
+ *		return 1;			(the reason is printed)
+ *	while (live_running(&l))
+ *		... read; on -EAGAIN: live_wait(&l) ...
+ *	live_stop(&l);
+ *	... read the rest ...
+ *	live_report(&l);
+ *	live_free(&l);
+ *
+ * SIGINT and SIGTERM stop the collection cleanly (the output is
+ * completed); a second one aborts at once. SIGUSR2 asks for a snapshot
+ * (circular sessions).
+ */
+#ifndef EH_TOOLS_LIVE_H
+#define EH_TOOLS_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <ehdecode/session.h>
+
+struct live_opts {
+	const char *prog;	/* for messages */
+	const char **specs;	/* -e */
+	size_t nspecs;
+	const char *filter;
+	unsigned int flags;	/* EHD_SESSION_* */
+	size_t buffer;		/* bytes per CPU, 0: the default */
+	char **command;		/* argv to run, NULL for none */
+	const char *const *cmdline;	/* recorded as the command line */
+	bool status;		/* a status line on a terminal's stderr */
+};
+
+struct live {
+	const struct live_opts *o;
+	struct ehd_session *s;
+	pid_t child;		/* 0 when none, or reaped */
+	int child_status;
+	bool child_done;
+	bool stopped;
+	double started;		/* monotonic seconds */
+	double last_status;
+	bool status_shown;
+	unsigned long long written;	/* bytes written */
+	unsigned long long events;	/* events written */
+	struct ehd_writer *w;		/* while writing events */
+};
+
+/* A parsed "--buffer-size KiB": 0 and the bytes, or -1. */
+int live_parse_kib(const char *arg, size_t *bytes);
+
+/* Set up the session, start it, then the command; 0, or 1 (printed). */
+int live_start(struct live *l, const struct live_opts *o);
+
+/* Keep collecting? False once stopped by a signal or the command's end. */
+bool live_running(struct live *l);
+
+/*
+ * Wait for data (up to 100 ms), take a snapshot when asked, update the
+ * status line. 0, or 1 after a failure (printed).
+ */
+int live_wait(struct live *l);
+
+/* Stop the session (the rest can then be read). 0, or 1 (printed). */
+int live_stop(struct live *l);
+
+/*
+ * Decode the session's events into @w (a reader with @reader_flags) until
+ * stopped, then the rest; the end report too. 0, or 1 (printed).
+ */
+struct ehd_writer;
+int live_write_events(struct live *l, struct ehd_writer *w,
+		      unsigned int reader_flags);
+
+/* The same for the stream itself, a perf.data file, into @fd. */
+int live_write_perf(struct live *l, int fd, const char *name);
+
+/* Losses by CPU, and the status line cleared. */
+void live_report(struct live *l);
+
+/* The exit code the command's status gives (0 without a command). */
+int live_child_exit(const struct live *l);
+
+void live_free(struct live *l);
+
+#endif /* EH_TOOLS_LIVE_H */
