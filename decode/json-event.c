@@ -332,6 +332,18 @@ static void put_int_meta(struct writer *w, const char *name, long long v)
 	ehd__json_i64(w->b, v);
 }
 
+/* A string member, left out when @v is NULL. */
+static void put_str_meta(struct writer *w, const char *name, const char *v)
+{
+	if (!v)
+		return;
+	sep(w);
+	key(w, name, strlen(name), 0);
+	ehd__buf_putc(w->b, '"');
+	ehd__json_escape(w->b, v, strlen(v));
+	ehd__buf_putc(w->b, '"');
+}
+
 /* The date and time of second @t, from @c when it was the last one. */
 static void put_time(struct ehd_buf *b, int64_t t,
 		     struct ehd__json_time_cache *c)
@@ -382,6 +394,10 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		put_int_meta(w, "pid", ev->pid);
 	if ((has & EHD_CTX_PID) && (meta & EHD_META_TID))
 		put_int_meta(w, "tid", ev->tid);
+	if ((has & EHD_CTX_PID) && (meta & EHD_META_COMM)) {
+		put_str_meta(w, "comm", ev->comm);
+		put_str_meta(w, "process", ev->process);
+	}
 	if (!info) {
 		w_close(w, '}');
 		return;
@@ -506,7 +522,7 @@ static int json_object(struct ehd_buf *b, struct ehd_enum *en,
 	}
 	if (meta & (info ? ~(EHD_META_N | EHD_META_COMMON) :
 		    (EHD_META_TIME | EHD_META_CPU | EHD_META_PID |
-		     EHD_META_TID)))
+		     EHD_META_TID | EHD_META_COMM)))
 		put_meta(&w, info, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');

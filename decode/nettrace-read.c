@@ -92,7 +92,18 @@ struct nt_thread {
 	bool has_pid, has_tid;
 	uint32_t pid, tid;
 	bool live;
+	char name[64];		/* Name, "" when none (cut to 63 bytes) */
+	char process[64];	/* KeyValue ProcessName, likewise */
 };
+
+/* Keep a thread row's string @s of @len bytes, cut to fit @dst. */
+static void keep_name(char *dst, size_t size, const char *s, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, s, len);
+	dst[len] = 0;
+}
 
 struct nt_labels {
 	uint32_t id;
@@ -960,6 +971,7 @@ static struct nt_thread *find_thread(const struct ehd__nt *nt, uint64_t index)
 static int thread_block(struct ehd__nt *nt, struct cur *c)
 {
 	uint64_t size, index, kind, v;
+	bool key_is_process;
 	uint32_t slot;
 	const char *s;
 	size_t len;
@@ -988,6 +1000,8 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 			switch (kind) {
 			case EHD__NT_THREAD_NAME:
 				err = get_string(nt, &r, &s, &len, "thread name");
+				if (!err)
+					keep_name(t.name, sizeof(t.name), s, len);
 				break;
 			case EHD__NT_THREAD_PID:
 				err = get_var(nt, &r, 10, &v, "process id");
@@ -1001,8 +1015,13 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 				break;
 			case EHD__NT_THREAD_KEY_VALUE:
 				err = get_string(nt, &r, &s, &len, "key");
+				key_is_process = !err && len == 11 &&
+						 !memcmp(s, "ProcessName", 11);
 				if (!err)
 					err = get_string(nt, &r, &s, &len, "value");
+				if (!err && key_is_process)
+					keep_name(t.process, sizeof(t.process),
+						  s, len);
 				break;
 			default:
 				err = ehd__nt_fail(nt, -EBADMSG, kat,
@@ -2268,6 +2287,8 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 			ev->context |= EHD_CTX_PID;
 			ev->pid = t->has_pid ? t->pid : nt->process_id;
 			ev->tid = t->tid;
+			ev->comm = t->name[0] ? t->name : NULL;
+			ev->process = t->process[0] ? t->process : NULL;
 		}
 	}
 	if (row->stack_id && (st = find_stack(nt, row->stack_id))) {

@@ -69,6 +69,7 @@ static const struct {
 	{ "flags", EHD_META_FLAGS },
 	{ "common", EHD_META_COMMON },
 	{ "default", EHD_META_DEFAULT },
+	{ "comm", EHD_META_COMM },
 	{ "all", EHD_META_ALL },
 	{ "none", 0 },
 };
