@@ -854,6 +854,10 @@ static int add_attr(struct ehd__perf_file *f, const uint8_t *a, size_t avail,
 		}
 	}
 	attr_to_host(f, &d->pub.attr, a, asz);
+	/* Without CLOCK_DATA, the clock an event asked for. */
+	if (d->pub.attr.use_clockid &&
+	    f->session.clockid == EHD__PERF_CLOCKID_UNKNOWN)
+		f->session.clockid = (uint32_t)d->pub.attr.clockid;
 	d->pub.attr.size = asz;
 	d->pub.attr_size = asz;
 	d->pub.name = "";
@@ -1073,10 +1077,9 @@ static int apply_feature(struct ehd__perf_file *f, unsigned int bit)
 		s->nr_cpus_online = g32(f, p + 4);
 		return 0;
 	case EHD__PERF_FEAT_CLOCKID:
+		/* The clock's resolution in ns: the clock is in CLOCK_DATA. */
 		if (n < 8)
 			return fail(f, -EBADMSG, off, "CLOCKID: %zu bytes", n);
-		s->clockid = g64(f, p) > UINT32_MAX ? EHD__PERF_CLOCKID_UNKNOWN :
-						      (uint32_t)g64(f, p);
 		return 0;
 	case EHD__PERF_FEAT_CLOCK_DATA:
 		if (n < 4)
@@ -1085,6 +1088,7 @@ static int apply_feature(struct ehd__perf_file *f, unsigned int bit)
 			return 0;	/* version 0: nothing known */
 		if (n < 24)
 			return fail(f, -EBADMSG, off, "CLOCK_DATA: %zu bytes", n);
+		s->clockid = g32(f, p + 4);
 		s->has_clock_offset = true;
 		s->clock_offset = g64(f, p + 8) - g64(f, p + 16);
 		return 0;

@@ -6,20 +6,20 @@
  * and trace-event-info.c), checked against what "perf record -o -" of
  * perf 6.1 writes:
  *
- *	HEADER_ATTR		header, the attr (attr.size bytes), u64 ids
- *	EVENT_UPDATE		header, u64 type (2: NAME), u64 id, name, NUL
- *	HEADER_FEATURE		header, u64 feature, the feature section as in
- *				a normal-mode file (strings: u32 length, a
- *				multiple of 64 with the NUL, then the string
- *				NUL-padded)
- *	HEADER_TRACING_DATA	header, u32 size, u32 padding (16 bytes),
- *				followed by size bytes outside the record:
- *				the tracing data and zeros up to a multiple
- *				of 8 (size counts them; perf checks that the
- *				data it parses plus that padding is size)
- *	COMM			header, u32 pid, u32 tid, comm NUL-padded to
- *				8 bytes, the sample_id fields
- *	FINISHED_ROUND		header only
+ *	HEADER_ATTR	header, the attr (attr.size bytes), u64 ids
+ *	EVENT_UPDATE	header, u64 type (2: NAME), u64 id, the name, NUL
+ *	HEADER_FEATURE	header, u64 feature, the feature section as in a
+ *			normal-mode file (strings: u32 length, a multiple
+ *			of 64 with the NUL, then the string NUL-padded)
+ *	HEADER_TRACING_DATA
+ *			header, u32 size, u32 padding (16 bytes), then
+ *			size bytes outside the record: the tracing data
+ *			and zeros up to a multiple of 8 (size counts them;
+ *			perf checks that the data it parses plus that
+ *			padding make size)
+ *	COMM		header, u32 pid, u32 tid, comm NUL-padded to 8
+ *			bytes, the sample_id fields
+ *	FINISHED_ROUND	header only
  *
  * perf does not pad its feature records to 8 bytes; these are padded
  * (both readers take the section from the front and ignore the rest), so
@@ -45,9 +45,9 @@
 #include "perf-file.h"
 #include "perf-stream.h"
 
-#define PIPE_MAGIC	0x32454c4946524550ull	/* "PERFILE2" in host order */
+#define PIPE_MAGIC	0x32454c4946524550ull	/* "PERFILE2" */
 #define PIPE_HEADER_SIZE 16
-#define REC_MAX		0xFFF8u		/* largest 8-byte multiple in a u16 */
+#define REC_MAX		0xFFF8u	/* largest multiple of 8 in a u16 */
 #define NAME_ALIGN	64		/* perf's header strings */
 #define EVENT_UPDATE_NAME 2		/* PERF_EVENT_UPDATE__NAME */
 #define TRACING_VERSION	"0.6"
@@ -137,8 +137,9 @@ static void put_string(struct ehd_buf *b, const char *s)
 
 void ehd__ps_pipe_header(struct ehd_buf *b)
 {
-	put_u64(b, PIPE_MAGIC);
-	put_u64(b, PIPE_HEADER_SIZE);
+	const uint64_t h[2] = { PIPE_MAGIC, PIPE_HEADER_SIZE };
+
+	ehd__buf_put(b, h, sizeof(h));
 }
 
 void ehd__ps_attr(struct ehd_buf *b, const struct perf_event_attr *attr,
@@ -364,8 +365,9 @@ static int put_tracing(struct td *t, const struct ehd__ps_tracepoint *tps,
 	return put_tracefs(t, NULL, NULL, "saved_cmdlines", true);
 }
 
-int ehd__ps_tracing_data(struct ehd_buf *b, const struct ehd__ps_tracepoint *tps,
-			 size_t n, char *why, size_t why_size)
+int ehd__ps_tracing_data(struct ehd_buf *b,
+			 const struct ehd__ps_tracepoint *tps, size_t n,
+			 char *why, size_t why_size)
 {
 	struct td t = { b, why, why_size };
 	size_t at = b->len, start, i;
@@ -375,13 +377,14 @@ int ehd__ps_tracing_data(struct ehd_buf *b, const struct ehd__ps_tracepoint *tps
 
 	for (i = 0; i < n; i++) {
 		if (!name_ok(tps[i].system) || !name_ok(tps[i].event)) {
-			snprintf(why, why_size,
-				 "tracepoint %zu: bad system or event name", i);
+			snprintf(why, why_size, "bad tracepoint name %s:%s",
+				 tps[i].system ? tps[i].system : "(null)",
+				 tps[i].event ? tps[i].event : "(null)");
 			return -EINVAL;
 		}
 	}
 	if (b->err) {
-		snprintf(why, why_size, "out of memory");
+		snprintf(why, why_size, "%s", strerror(-b->err));
 		return b->err;
 	}
 
@@ -398,7 +401,7 @@ int ehd__ps_tracing_data(struct ehd_buf *b, const struct ehd__ps_tracepoint *tps
 	if (!err) {
 		pad8(b, start);
 		if (b->err) {
-			snprintf(why, why_size, "out of memory");
+			snprintf(why, why_size, "%s", strerror(-b->err));
 			err = b->err;
 		}
 	}
@@ -560,8 +563,9 @@ static uint32_t proc_id(const char *s)
 	return v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
-static void put_sample_id(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
-			  uint32_t pid, uint32_t tid)
+static void put_sample_id(struct ehd_buf *b,
+			  const struct ehd__ps_sample_id *sid, uint32_t pid,
+			  uint32_t tid)
 {
 	uint64_t st = sid->sample_type;
 

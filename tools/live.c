@@ -114,6 +114,16 @@ int live_start(struct live *l, const struct live_opts *o)
 
 	memset(l, 0, sizeof(*l));
 	l->o = o;
+	/*
+	 * Before the tracepoints are enabled, so that a signal sent once they
+	 * are is handled (a background job of a shell starts with SIGINT
+	 * ignored).
+	 */
+	stop_signals = 0;
+	snapshot_wanted = 0;
+	handle(SIGINT, on_stop);
+	handle(SIGTERM, on_stop);
+	handle(SIGUSR2, on_snapshot);
 	l->s = ehd_session_new(o->flags);
 	if (!l->s) {
 		fprintf(stderr, "%s: %s\n", o->prog, strerror(errno));
@@ -133,11 +143,6 @@ int live_start(struct live *l, const struct live_opts *o)
 		fprintf(stderr, "%s: %s\n", o->prog, ehd_session_error(l->s));
 		return 1;
 	}
-	stop_signals = 0;
-	snapshot_wanted = 0;
-	handle(SIGINT, on_stop);
-	handle(SIGTERM, on_stop);
-	handle(SIGUSR2, on_snapshot);
 	l->started = l->last_status = now();
 	if (o->command) {
 		err = start_child(l);

@@ -35,5 +35,6 @@ check vm-noaccess "$bindir/vm-noaccess"
 check vm-concurrency "$bindir/vm-concurrency" 2000
 check vm-sizes "$bindir/vm-sizes"
 check vm-raw "$bindir/vm-raw"
+check vm-filter "$bindir/vm-filter" 1000
 echo "vm: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -14,7 +14,8 @@ set -u -o pipefail
 . "${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 vm_require
 
-for prog in vm-intercept vm-roundtrip vm-noaccess vm-concurrency vm-sizes vm-raw; do
+for prog in vm-intercept vm-roundtrip vm-noaccess vm-concurrency vm-sizes vm-raw \
+	    vm-filter; do
 	if [ ! -x "$vm_bindir/$prog" ]; then
 		echo "ERROR: $vm_bindir/$prog is missing (make check builds it)"
 		exit 99

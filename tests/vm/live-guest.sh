@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# live-guest.sh BUILDDIR - runs inside the test VM (see live.sh): ehrecord
+# and ehdecode collecting user_events live, checked against what the same
+# example writes through the interceptor (tests/vm/providers-intercept):
+#  - exact tracepoints, registered by ehrecord before the program starts:
+#    every event, content equal (nettrace and perf.data, perf script too);
+#  - provider specs find tracepoints registered after the start;
+#  - --filter is applied by the kernel;
+#  - --circular keeps the newest events;
+#  - a tiny buffer with a stopped recorder: events decoded + events
+#    reported lost = events written;
+#  - perf record on the same run gives the events ehdecode printed live;
+#  - SIGINT at random moments (20 runs) leaves a valid file;
+#  - without permission or without tracefs: one clear line, exit 1.
+# Exit status 0 only if every check passed.
+set -u
+
+build=${1:?usage: live-guest.sh BUILDDIR}
+rec=$build/tools/ehrecord
+dec=$build/tools/ehdecode
+ex=$build/examples/providers
+tps=(-e EhExample_Alpha_L4K1 -e EhExample_Alpha_L5K2 -e EhExample_Beta_L3K1
+     -e EhExample_Beta_L2K10)
+t=/tmp/live
+mkdir -p $t && cd $t || exit 1
+passed=0
+failed=0
+
+ok() { echo "ok: $* [${SECONDS}s]"; passed=$((passed + 1)); }
+bad() { echo "FAIL: $* [${SECONDS}s]"; failed=$((failed + 1)); }
+
+# The content of a recording, without times, CPUs and ids of processes.
+content() { "$dec" -F jsonl -m n,id,version,level,keyword,opcode "$1"; }
+
+same() {	# same LABEL WANT GOT
+	if cmp -s "$2" "$3"; then
+		ok "$1 ($(wc -l <"$3") events)"
+	else
+		bad "$1"
+		diff "$2" "$3" | head -n 6
+	fi
+}
+
+# The program waits until all its tracepoints are enabled, then ends.
+armed() { "$ex" -w 0 >/dev/null; }
+
+echo "guest: Linux $(uname -r), $(nproc) CPUs"
+EH_INTERCEPTOR_FILE=$t/want.dat "$build/tests/vm/providers-intercept" 5 >/dev/null
+content $t/want.dat >want
+[ "$(wc -l <want)" = 20 ] || bad "the interceptor wrote $(wc -l <want) events, not 20"
+
+# 1. exact tracepoints, registered first: nothing missed
+"$rec" -q -o t1.nettrace "${tps[@]}" -- "$ex" 5 >/dev/null 2>err1 ||
+	bad "ehrecord exact: exit $?: $(head -n 2 err1)"
+content t1.nettrace >got1
+same "exact tracepoints, registered before the program (nettrace)" want got1
+"$dec" --strict -F jsonl t1.nettrace >/dev/null 2>err1s &&
+	ok "the nettrace file is strict-valid" || bad "strict: $(head -n 2 err1s)"
+
+# 2. providers: tracepoints that appear later
+"$rec" -q -o t2.nettrace -e EhExample_Alpha -e EhExample_Beta -- "$ex" -w 5 \
+	>/dev/null 2>err2 || bad "ehrecord providers: exit $?: $(head -n 2 err2)"
+content t2.nettrace >got2
+same "provider specs pick up tracepoints registered later" want got2
+
+# 3. perf.data, read by ehdecode and by perf script
+"$rec" -q -F perf -o t3.data "${tps[@]}" -- "$ex" 5 >/dev/null 2>err3 ||
+	bad "ehrecord -F perf: exit $?: $(head -n 2 err3)"
+content t3.data >got3
+same "perf.data output" want got3
+n=$(perf script -i t3.data 2>/dev/null | grep -c 'user_events:EhExample_')
+[ "$n" = 20 ] && ok "perf script reads it: 20 samples" ||
+	bad "perf script shows $n samples, not 20"
+
+# 4. the kernel filter
+"$rec" -q -o t4.nettrace --filter 'id == 7' "${tps[@]}" -- "$ex" 5 \
+	>/dev/null 2>err4 || bad "ehrecord --filter: exit $?: $(head -n 2 err4)"
+content t4.nettrace >got4
+grep '"n":"EhExample_Beta:Tick"' want >want4
+same "--filter 'id == 7' keeps only Beta:Tick" want4 got4
+"$rec" -q -o t4b.nettrace --filter 'id === 7' "${tps[@]}" -- true 2>err4b
+rc=$?
+[ $rc = 1 ] && grep -q "filter" err4b && [ "$(wc -l <err4b)" = 1 ] &&
+	ok "a bad filter: one line, exit 1: $(cat err4b)" ||
+	bad "a bad filter: exit $rc: $(cat err4b)"
+
+# 5. circular: the newest events stay
+"$rec" -q --circular --buffer-size 8 -o t5.nettrace -e EhExample_Alpha_L5K2 \
+	-- "$ex" 3000 >/dev/null 2>err5 || bad "ehrecord --circular: exit $?"
+"$dec" -F jsonl t5.nettrace | sed -n 's/.*"i":\([0-9]*\).*/\1/p' >got5
+n=$(wc -l <got5)
+last=$(sort -n got5 | tail -n 1)
+if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ]; then
+	ok "circular: $n of 3000 events kept, the newest (i=$last) among them"
+else
+	bad "circular: $n events kept, newest i=$last"
+fi
+
+# 6. losses are counted: a stopped recorder with an 8 KiB ring. perf.data
+# output begins once the session has started (all CPUs enabled).
+rm -f t6.data
+"$rec" -q -F perf --buffer-size 8 -o t6.data "${tps[@]}" 2>err6 &
+pid=$!
+for k in $(seq 100); do [ -s t6.data ] && break; sleep 0.1; done
+kill -STOP $pid
+"$ex" 2000 >/dev/null
+kill -CONT $pid
+kill -INT $pid
+wait $pid || bad "ehrecord after SIGSTOP: exit $?"
+got=$("$dec" -F jsonl t6.data 2>err6d | wc -l)
+lost=$(sed -n 's/.*: \([0-9]*\) events lost.*/\1/p' err6)
+dlost=$(sed -n 's/.*: \([0-9]*\) events lost.*/\1/p' err6d)
+if [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ $((got + lost)) = 8000 ] &&
+   [ "$dlost" = "$lost" ]; then
+	ok "losses counted: $got decoded + $lost lost = 8000 written, and ehdecode counts the same ($(cat err6))"
+else
+	bad "losses: $got decoded, lost '${lost}', ehdecode '${dlost}' (want a sum of 8000): $(cat err6 err6d)"
+fi
+
+# 7. perf record on the same run sees what ehdecode printed live
+"$dec" -F jsonl -m n,cpu,pid,tid,id,level,keyword "${tps[@]}" >live.jsonl \
+	2>err7 &
+pid=$!
+armed
+sleep 1	# the other CPUs' events are enabled just after the first
+perf record -q -k monotonic -a -o /tmp/live/p.data \
+	-e user_events:EhExample_Alpha_L4K1,user_events:EhExample_Alpha_L5K2 \
+	-e user_events:EhExample_Beta_L3K1,user_events:EhExample_Beta_L2K10 \
+	-- "$ex" 5 >/dev/null 2>err7p || bad "perf record: exit $?: $(head -n 2 err7p)"
+kill -INT $pid
+wait $pid || bad "ehdecode live: exit $?: $(head -n 2 err7)"
+"$dec" -F jsonl -m n,cpu,pid,tid,id,level,keyword p.data >perf.jsonl
+same "ehdecode live equals ehdecode of perf record's perf.data" perf.jsonl live.jsonl
+
+# 8. SIGINT at a random moment leaves a valid file (20 runs)
+good=0
+for k in $(seq 1 20); do
+	fmt=nettrace
+	[ $((k % 2)) = 0 ] && fmt=perf
+	"$rec" -q -F $fmt -o s$k "${tps[@]}" -- "$ex" 100000 >/dev/null 2>errs &
+	pid=$!
+	sleep "0.$((RANDOM % 6))$((RANDOM % 10))"
+	kill -INT $pid
+	if wait $pid && "$dec" --strict -F jsonl s$k >s.jsonl 2>errd; then
+		good=$((good + 1))
+	else
+		echo "run $k ($fmt): $(head -n 2 errs errd)"
+	fi
+done
+[ $good = 20 ] && ok "SIGINT at random moments: 20 of 20 files valid" ||
+	bad "SIGINT at random moments: $good of 20 files valid"
+
+# 9. no permission, no tracefs: one line, exit 1
+for tool in "$rec -o /tmp/np.nettrace" "$dec"; do
+	setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
+		-e EhExample_Alpha_L4K1 >/dev/null 2>errp
+	rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l <errp)" = 1 ]; then
+		ok "no permission (${tool%% *}): $(cat errp)"
+	else
+		bad "no permission (${tool%% *}): exit $rc: $(cat errp)"
+	fi
+	unshare -m /bin/sh -c "umount /sys/kernel/tracing 2>/dev/null;
+		umount /sys/kernel/debug 2>/dev/null;
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
+			-e EhExample_Alpha_L4K1" >/dev/null 2>errn
+	rc=$?
+	if [ $rc = 1 ] && grep -q "no tracefs" errn && [ "$(wc -l <errn)" = 1 ]; then
+		ok "no tracefs (${tool%% *}): $(cat errn)"
+	else
+		bad "no tracefs (${tool%% *}): exit $rc: $(cat errn)"
+	fi
+done
+
+echo "live: $passed passed, $failed failed"
+[ $failed = 0 ]
