@@ -708,8 +708,20 @@ static long classic_type(struct ehd__ntw *w, const struct ehd_event *ev)
 static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 			uint32_t *index)
 {
+	/*
+	 * One index per thread and names: a thread that changes its name
+	 * (exec, prctl) gets a new row, so every event keeps the names it
+	 * had. The key is a hash of them all (64 bits: collisions are left
+	 * to chance).
+	 */
 	uint64_t key = (uint64_t)ev->pid << 32 | ev->tid;
 	size_t pos = 0, at;
+
+	if (ev->comm)
+		key = ehd__hash_bytes(ev->comm, strlen(ev->comm) + 1, key);
+	if (ev->process)
+		key = ehd__hash_bytes(ev->process, strlen(ev->process) + 1,
+				      key ^ 0x9e3779b97f4a7c15ull);
 	uint32_t v;
 
 	if (!(ev->context & EHD_CTX_PID)) {
@@ -728,7 +740,6 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__nt_put_var(&w->thread_rows, ev->pid);
 	ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_TID);
 	ehd__nt_put_var(&w->thread_rows, ev->tid);
-	/* Names as the thread's first event has them (perf COMM records). */
 	if (ev->comm) {
 		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_NAME);
 		ehd__nt_put_string(&w->thread_rows, ev->comm, strlen(ev->comm));

@@ -1,7 +1,8 @@
 #!/bin/bash
 # demo-guest.sh BUILDDIR - the demo proper, as root on a kernel with
-# user_events: record the hello example with perf and decode the recording
-# with ehdecode, as text and as JSON.
+# user_events: record the providers example with ehrecord to nettrace and
+# decode it; then record the hello example with perf and decode that with
+# ehdecode, as text and as JSON.
 #
 # perf needs the tracepoint to exist when it starts, before hello registers
 # it, so it is made first through tracefs' dynamic_events with the fields
@@ -13,6 +14,15 @@ t=/sys/kernel/tracing
 tp=EhExample_Hello_L4K1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/eh-demo.XXXXXX")
 trap 'echo "!u:$tp" >>"$t/dynamic_events" 2>/dev/null || true; rm -rf "$dir"' EXIT
+
+echo "demo: ehrecord -e EhExample_Alpha -e EhExample_Beta -- examples/providers -w 2"
+"$build/tools/ehrecord" -q -o "$dir/trace.nettrace" -e EhExample_Alpha \
+	-e EhExample_Beta -- "$build/examples/providers" -w 2 | sed 's/^/  /'
+echo "demo: ehdecode -F text trace.nettrace"
+"$build/tools/ehdecode" -F text "$dir/trace.nettrace" | sed 's/^/  /'
+n=$("$build/tools/ehdecode" -F jsonl "$dir/trace.nettrace" | grep -c '"n":"EhExample_' || true)
+echo "demo: $n events in the nettrace file (expected 8)"
+[ "$n" = 8 ]
 
 echo "u:$tp u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level" \
 	>>"$t/dynamic_events"

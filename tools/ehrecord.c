@@ -185,15 +185,22 @@ int main(int argc, char **argv)
 	if (!output)
 		output = perf ? "perf.data" : "trace.nettrace";
 
+	/* The session first: a failed start leaves files as they were. */
+	if (live_start(&l, &lo)) {
+		live_free(&l);
+		return 1;
+	}
 	err = keep_old(output);
 	if (err) {
 		fprintf(stderr, "%s: cannot keep %s as %s.old: %s\n", prog,
 			output, output, strerror(-err));
+		live_free(&l);
 		return 1;
 	}
 	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
+		live_free(&l);
 		return 1;
 	}
 	if (!perf) {
@@ -201,10 +208,11 @@ int main(int argc, char **argv)
 		if (!w) {
 			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 			close(fd);
+			live_free(&l);
 			return 1;
 		}
 	}
-	ret = live_start(&l, &lo);
+	ret = live_run_command(&l);
 	if (!ret && perf)
 		ret = live_write_perf(&l, fd, output);
 	else if (!ret)

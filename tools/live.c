@@ -144,13 +144,20 @@ int live_start(struct live *l, const struct live_opts *o)
 		return 1;
 	}
 	l->started = l->last_status = now();
-	if (o->command) {
-		err = start_child(l);
-		if (err) {
-			fprintf(stderr, "%s: cannot run %s: %s\n", o->prog,
-				o->command[0], strerror(-err));
-			return 1;
-		}
+	return 0;
+}
+
+int live_run_command(struct live *l)
+{
+	int err;
+
+	if (!l->o->command)
+		return 0;
+	err = start_child(l);
+	if (err) {
+		fprintf(stderr, "%s: cannot run %s: %s\n", l->o->prog,
+			l->o->command[0], strerror(-err));
+		return 1;
 	}
 	return 0;
 }

@@ -5,7 +5,7 @@
  *
  *	struct live l;
  *
- *	if (live_start(&l, &opts))
+ *	if (live_start(&l, &opts) || live_run_command(&l))
  *		return 1;			(the reason is printed)
  *	while (live_running(&l))
  *		... read; on -EAGAIN: live_wait(&l) ...
@@ -57,8 +57,11 @@ struct live {
 /* A parsed "--buffer-size KiB": 0 and the bytes, or -1. */
 int live_parse_kib(const char *arg, size_t *bytes);
 
-/* Set up the session, start it, then the command; 0, or 1 (printed). */
+/* Set up the session and start it; 0, or 1 (printed). */
 int live_start(struct live *l, const struct live_opts *o);
+
+/* Then start the command, if any; 0, or 1 (printed). */
+int live_run_command(struct live *l);
 
 /* Keep collecting? False once stopped by a signal or the command's end. */
 bool live_running(struct live *l);

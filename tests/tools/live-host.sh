@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# live-host.sh - ehrecord and ehdecode -e on this machine's own kernel,
+# with classic tracepoints (user_events need the test VM: tests/vm/live.sh):
+#  - sched:sched_process_fork and sched:sched_process_exec recorded around
+#    a child (perf.data and nettrace): the child's fork, its two execs, its
+#    pid, and the thread names (-m comm) before and after each exec;
+#  - the same live with ehdecode -e ... -- COMMAND;
+#  - without permission (uid 65534) or without tracefs (a mount namespace
+#    without it): one line saying what is missing, exit 1.
+# Needs root and a tracefs with the sched events; skips (77) otherwise,
+# except with CI=true, where that is a failure.
+set -u
+bin=${EH_BUILDDIR:-.}
+rec=$bin/tools/ehrecord
+dec=$bin/tools/ehdecode
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/live-host.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: CI must run this, but: $*"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+# The command lines first (no kernel needed): help, usage errors (exit 2).
+cli() {	# cli LABEL WANT_EXIT COMMAND...
+	local label=$1 want=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc = "$want" ]; then
+		echo "ok: $label (exit $rc)"
+	else
+		echo "FAIL: $label: exit $rc, want $want: $(head -n 2 "$tmp/err")"
+		fail=1
+	fi
+}
+cli "ehrecord --help" 0 "$rec" --help
+grep -q -- "--circular" "$tmp/out" || { echo "FAIL: --help without --circular"; fail=1; }
+cli "ehrecord without -e" 2 "$rec"
+cli "ehrecord -F bad" 2 "$rec" -F bad -e x
+cli "ehrecord --buffer-size 0" 2 "$rec" --buffer-size 0 -e x
+cli "ehrecord --clock bad" 2 "$rec" --clock bad -e x
+cli "ehrecord -e 'a b'" 1 "$rec" -o "$tmp/x" -e 'a b'
+grep -q "bad spec" "$tmp/err" || { echo "FAIL: bad spec: $(cat "$tmp/err")"; fail=1; }
+cli "ehdecode --filter without -e" 2 "$dec" --filter 'id == 1' x
+cli "ehdecode --help names -e" 0 "$dec" --help
+grep -q -- "--event=SPEC" "$tmp/out" || { echo "FAIL: ehdecode --help without -e"; fail=1; }
+
+[ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on tracepoints of every CPU)"
+t=/sys/kernel/tracing
+[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
+	skip "no tracefs, and it cannot be mounted at $t"
+[ -r $t/events/sched/sched_process_exec/id ] ||
+	skip "this kernel has no sched:sched_process_exec tracepoint"
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+
+# want LABEL FILE REGEX: FILE has a line matching REGEX.
+want() {
+	if grep -Eq -- "$3" "$2"; then
+		ok "$1"
+	else
+		bad "$1"
+		grep -E '"pid":'"$pid"'[,}]' "$2" | head -n 5
+	fi
+}
+
+# The child: a shell that execs /bin/true; its pid is in $tmp/pid.
+child=(/bin/sh -c "echo \$\$ >$tmp/pid; exec /bin/true")
+
+for fmt in perf nettrace; do
+	"$rec" -q -F $fmt -o "$tmp/rec.$fmt" -e sched:sched_process_fork \
+		-e sched:sched_process_exec -- "${child[@]}" 2>"$tmp/err" ||
+		{ bad "ehrecord -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	pid=$(cat "$tmp/pid")
+	hex=$(printf '0x%X' "$pid")
+	"$dec" -F jsonl -m all "$tmp/rec.$fmt" >"$tmp/out" 2>"$tmp/derr" ||
+		bad "ehdecode $fmt: $(head -n 2 "$tmp/derr")"
+	want "$fmt: ehrecord forked the child ($pid)" "$tmp/out" \
+		'"n":"sched:sched_process_fork".*"child_pid":"'"$hex"'".*"comm":"ehrecord"'
+	want "$fmt: the child exec'd the shell, named sh" "$tmp/out" \
+		'"n":"sched:sched_process_exec","common_type":[0-9]+,.*"filename":"/bin/sh","pid":"'"$hex"'".*"pid":'"$pid"',"tid":'"$pid"',"comm":"sh","process":"sh"'
+	want "$fmt: the shell exec'd /bin/true, then named true" "$tmp/out" \
+		'"n":"sched:sched_process_exec","common_type":[0-9]+,.*"filename":"/bin/true","pid":"'"$hex"'".*"pid":'"$pid"',"tid":'"$pid"',"comm":"true","process":"true"'
+done
+
+# Live, printed as it comes.
+"$dec" -F jsonl -m all -e sched:sched_process_exec -- "${child[@]}" \
+	>"$tmp/live" 2>"$tmp/err" || bad "ehdecode -e: exit $?: $(head -n 2 "$tmp/err")"
+pid=$(cat "$tmp/pid")
+want "ehdecode live: the exec of /bin/true" "$tmp/live" \
+	'"filename":"/bin/true".*"pid":'"$pid"',"tid":'"$pid"',"comm":"true"'
+
+# No permission, no tracefs: one line, exit 1.
+for tool in "$rec -o $tmp/np.nettrace" "$dec"; do
+	name=${tool%% *}
+	name=${name##*/}
+	setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
+		-e sched:sched_process_exec >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ]; then
+		ok "$name without permission: $(cat "$tmp/err")"
+	else
+		bad "$name without permission: exit $rc: $(cat "$tmp/err")"
+	fi
+	unshare -m /bin/sh -c "umount $t 2>/dev/null; umount /sys/kernel/debug 2>/dev/null;
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
+			-e sched:sched_process_exec" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc = 1 ] && grep -q "no tracefs" "$tmp/err" &&
+	   [ "$(wc -l <"$tmp/err")" = 1 ]; then
+		ok "$name without tracefs: $(cat "$tmp/err")"
+	else
+		bad "$name without tracefs: exit $rc: $(cat "$tmp/err")"
+	fi
+done
+exit $fail
