@@ -254,7 +254,8 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* main() with the -e list: @specs has room for every argument. */
+static int run(int argc, char **argv, const char **specs)
 {
 	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_FILTER,
 	       OPT_BUFFER };
@@ -281,9 +282,7 @@ int main(int argc, char **argv)
 	struct ehd_writer *w;
 	int c, fd = STDOUT_FILENO, ret = 0, err, i;
 
-	o.specs = calloc((size_t)argc, sizeof(*o.specs));
-	if (!o.specs)
-		return 1;
+	o.specs = specs;
 	while ((c = getopt_long(argc, argv, "e:F:o:m:s:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -398,10 +397,23 @@ int main(int argc, char **argv)
 		report_writer(w, o.stats);
 	}
 	ehd_writer_free(w);
-	free(o.specs);
 	if (fd != STDOUT_FILENO && close(fd)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, o.output, strerror(errno));
 		ret = 1;
 	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char **specs = calloc((size_t)argc, sizeof(*specs));
+	int ret;
+
+	if (!specs) {
+		perror(prog);
+		return 1;
+	}
+	ret = run(argc, argv, specs);
+	free(specs);
 	return ret;
 }

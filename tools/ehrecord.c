@@ -47,8 +47,8 @@ static void usage(FILE *f)
 "                       -F perf); an existing FILE is kept as FILE.old\n"
 "  -F, --format=FORMAT  nettrace  nettrace v6, for PerfView and TraceEvent\n"
 "                              (the default)\n"
-"                       perf   perf.data (pipe mode), for perf script and\n"
-"                              ehdecode\n"
+"                       perf   perf.data, for perf script and ehdecode (in\n"
+"                              pipe mode while recording, rewritten at the end)\n"
 "  -g, --call-graph     record the user and kernel call chain of each event\n"
 "      --circular       flight recorder: keep only the newest events (as many\n"
 "                       as the buffers hold); they are written at SIGUSR2 and\n"
@@ -95,7 +95,50 @@ static int keep_old(const char *path)
 	return ret;
 }
 
-int main(int argc, char **argv)
+/*
+ * The perf.data written while recording is in pipe mode; make it a
+ * normal-mode file, which perf reads even with tracepoints found late.
+ * On failure the pipe-mode file stays (ehdecode reads it).
+ */
+static int make_normal(const char *output)
+{
+	size_t n = strlen(output);
+	char *tmp = malloc(n + 5), why[300] = "";
+	int in, out, err = 0;
+
+	if (!tmp)
+		return 1;
+	memcpy(tmp, output, n);
+	memcpy(tmp + n, ".tmp", 5);
+	in = open(output, O_RDONLY | O_CLOEXEC);
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (in < 0 || out < 0) {
+		err = -errno;
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else {
+		err = ehd_session_perf_file(in, out, why, sizeof(why));
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) && !err) {
+		err = -errno;
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	}
+	if (!err && rename(tmp, output)) {
+		err = -errno;
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	}
+	if (err) {
+		unlink(tmp);
+		fprintf(stderr, "%s: %s: left in pipe mode (ehdecode reads it, perf may not): %s\n",
+			prog, output, why);
+	}
+	free(tmp);
+	return !!err;
+}
+
+/* main() with the -e list: @specs has room for every argument. */
+static int run(int argc, char **argv, const char **specs)
 {
 	enum { OPT_CIRCULAR = 256, OPT_BUFFER, OPT_FILTER, OPT_CLOCK };
 	static const struct option longopts[] = {
@@ -119,9 +162,7 @@ int main(int argc, char **argv)
 	struct live l;
 	int c, fd, ret, err;
 
-	lo.specs = calloc((size_t)argc, sizeof(*lo.specs));
-	if (!lo.specs)
-		return 1;
+	lo.specs = specs;
 	while ((c = getopt_long(argc, argv, "e:o:F:gqhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -230,9 +271,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
 		ret = 1;
 	}
+	if (!ret && perf)
+		ret = make_normal(output);
 	if (!ret && lo.status)
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	live_free(&l);
-	free(lo.specs);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char **specs = calloc((size_t)argc, sizeof(*specs));
+	int ret;
+
+	if (!specs) {
+		perror(prog);
+		return 1;
+	}
+	ret = run(argc, argv, specs);
+	free(specs);
 	return ret;
 }

@@ -5,7 +5,8 @@
 # with classic tracepoints (user_events need the test VM: tests/vm/live.sh):
 #  - sched:sched_process_fork and sched:sched_process_exec recorded around
 #    a child (perf.data and nettrace): the child's fork, its two execs, its
-#    pid, and the thread names (-m comm) before and after each exec;
+#    pid, and the thread names (-m comm) before and after each exec; perf
+#    script reads the perf.data;
 #  - the same live with ehdecode -e ... -- COMMAND;
 #  - without permission (uid 65534) or without tracefs (a mount namespace
 #    without it): one line saying what is missing, exit 1.
@@ -90,6 +91,10 @@ for fmt in perf nettrace; do
 		'"n":"sched:sched_process_exec","common_type":[0-9]+,.*"filename":"/bin/sh","pid":"'"$hex"'".*"pid":'"$pid"',"tid":'"$pid"',"comm":"sh","process":"sh"'
 	want "$fmt: the shell exec'd /bin/true, then named true" "$tmp/out" \
 		'"n":"sched:sched_process_exec","common_type":[0-9]+,.*"filename":"/bin/true","pid":"'"$hex"'".*"pid":'"$pid"',"tid":'"$pid"',"comm":"true","process":"true"'
+	[ $fmt = perf ] && command -v perf >/dev/null || continue
+	perf script -i "$tmp/rec.perf" >"$tmp/script" 2>/dev/null
+	want "perf script: true $pid exec'd /bin/true" "$tmp/script" \
+		"^ +true +$pid .*sched:sched_process_exec: filename=/bin/true"
 done
 
 # Live, printed as it comes.

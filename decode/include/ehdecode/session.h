@@ -238,6 +238,27 @@ EHD_API int ehd_session_snapshot(struct ehd_session *s);
 EHD_API int ehd_session_stop(struct ehd_session *s);
 
 /**
+ * ehd_session_perf_file() - make a stored stream a normal-mode perf.data
+ * @pipe_fd: a file holding what ehd_session_read() gave, read from where
+ *	it is to its end
+ * @out_fd: where the perf.data goes (written from its start, with pwrite()
+ *	for the header at the end)
+ * @why: gets the reason on failure
+ * @why_size: its size
+ *
+ * The stream is a perf.data file already (pipe mode), which perf's reader
+ * takes as long as every tracepoint was known at the start. A session that
+ * found tracepoints later describes them in the middle of the stream, which
+ * perf's reader cannot follow (libehdecode's can). The normal-mode file has
+ * every event and tracepoint format in its header, as "perf record -o FILE"
+ * writes it.
+ *
+ * Return: 0, or a negative errno with @why set.
+ */
+EHD_API int ehd_session_perf_file(int pipe_fd, int out_fd, char *why,
+				  size_t why_size);
+
+/**
  * ehd_session_stats() - counts so far
  * @s: the session
  * @stats: gets them

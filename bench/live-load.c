@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * live-load - write EventHeader events at a set rate, for recorders to
+ * keep up with (bench/run-live.sh)
+ *
+ *	live-load [-r RATE] [-d SECS] [-t THREADS] [-w SECS] [-s MS]
+ *		Writes bench/producer's 5-field event (provider "EhBench",
+ *		level 4, keyword 1: tracepoint EhBench_L4K1) at RATE events
+ *		per second in all (default 0: as fast as it can) for SECS
+ *		seconds (default 3) from THREADS threads (default 1). A
+ *		thread writes what is due every millisecond (by
+ *		CLOCK_MONOTONIC), so the load is even, not in bursts; a
+ *		thread that falls behind writes without pause until it has
+ *		caught up or the time is over. -w waits up to SECS for the
+ *		tracepoint to be enabled, and -s MS more after that (a
+ *		recorder enables its CPUs' events one after the other).
+ *	live-load -H
+ *		Registers the provider and holds it until SIGTERM or SIGINT,
+ *		so that EhBench_L4K1 is in tracefs for "perf record -e".
+ *
+ * Prints the events written, the rate achieved and its own CPU time, then
+ * a line "result written=N ..." for bench/run-live.sh. An event counts as
+ * written when EH_WRITE returned 0 (the kernel took it); writes while the
+ * tracepoint was disabled (EBADF) and failed ones are counted apart.
+ * Exit status: 0; 1 on error (or -w timed out); 2 for a usage error; 77
+ * when user_events is not available.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "producer.h"
+
+#define MAX_THREADS 64
+#define TICK_NS 1000000ll	/* pacing step: 1 ms */
+#define CHUNK 256		/* writes between looks at the clock */
+
+EH_DEFINE_PROVIDER(bench_provider, BENCH_PROVIDER_NAME);
+
+static const char *const bench_names[] = BENCH_NAMES;
+
+struct worker {
+	pthread_t thread;
+	int64_t start_ns;	/* shared start, CLOCK_MONOTONIC */
+	int64_t end_ns;		/* deadline */
+	uint64_t rate;		/* events/s for this thread, 0 = no limit */
+	uint64_t quota;		/* events in all, when paced */
+	uint32_t base;		/* first value of i */
+	/* results */
+	uint64_t written;
+	uint64_t disabled;
+	uint64_t failed;
+	int first_error;
+	int64_t last_ns;	/* when the last write returned */
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static void sleep_until(int64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000ll),
+			       (long)(t % 1000000000ll) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+/* Write @n events; the counts go to @w. */
+static void write_some(struct worker *w, uint64_t n)
+{
+	uint32_t i = w->base + (uint32_t)(w->written + w->disabled + w->failed);
+	uint64_t k;
+
+	for (k = 0; k < n; k++, i++) {
+		int err = BENCH_EVENT(bench_provider, i, bench_names);
+
+		if (!err) {
+			w->written++;
+		} else if (err == EBADF) {
+			w->disabled++;
+		} else {
+			if (!w->failed++)
+				w->first_error = err;
+		}
+	}
+	w->last_ns = now_ns();
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	int64_t t = w->start_ns, tick = w->start_ns;
+
+	sleep_until(w->start_ns);
+	while (!stop) {
+		uint64_t done = w->written + w->disabled + w->failed;
+		uint64_t due;
+
+		if (t >= w->end_ns) {
+			/* The last tick's due, if it kept up; not a backlog. */
+			due = w->rate / 1000 + 1;
+			if (w->rate && done < w->quota)
+				write_some(w, w->quota - done < due ?
+					      w->quota - done : due);
+			break;
+		}
+		if (!w->rate) {
+			write_some(w, CHUNK);
+			t = w->last_ns;
+			continue;
+		}
+		/* What is due by now, at most CHUNK at a time. */
+		due = (uint64_t)((double)(t - w->start_ns) * 1e-9 *
+				 (double)w->rate);
+		if (due > w->quota)
+			due = w->quota;
+		if (due > done) {
+			write_some(w, due - done > CHUNK ? CHUNK : due - done);
+			t = w->last_ns;
+			continue;
+		}
+		if (done >= w->quota)
+			break;
+		/* Caught up: sleep to the next tick. */
+		while (tick <= t)
+			tick += TICK_NS;
+		sleep_until(tick);
+		t = now_ns();
+	}
+	return NULL;
+}
+
+/* Up to @secs for the tracepoint to be enabled; 0 when it is. */
+static int wait_enabled(double secs)
+{
+	int64_t end = now_ns() + (int64_t)(secs * 1e9);
+
+	while (!EH_ENABLED(bench_provider, BENCH_LEVEL, BENCH_KEYWORD)) {
+		if (stop || now_ns() >= end)
+			return -1;
+		sleep_until(now_ns() + TICK_NS);
+	}
+	return 0;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static int hold(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	printf("live-load: holding %s_L%dK%d until SIGTERM\n",
+	       BENCH_PROVIDER_NAME, BENCH_LEVEL, BENCH_KEYWORD);
+	fflush(stdout);
+	while (!stop)
+		sigsuspend(&none);
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: live-load [-r RATE] [-d SECS] [-t THREADS] [-w SECS] [-s MS]\n"
+		"       live-load -H\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static struct worker w[MAX_THREADS];
+	unsigned char ev[EH_EVENT_MAX];
+	double secs = 3, wait = -1, settle_ms = 0, cpu0, elapsed;
+	unsigned long long rate = 0, written = 0, disabled = 0, failed = 0;
+	int64_t start, last = 0;
+	struct sigaction sa;
+	int threads = 1, holding = 0, first_error = 0, c, i, err;
+	long ev_bytes;
+	char *end;
+
+	while ((c = getopt(argc, argv, "r:d:t:w:s:H")) != -1) {
+		switch (c) {
+		case 'r':
+			errno = 0;
+			rate = strtoull(optarg, &end, 10);
+			if (errno || *end || optarg[0] == '-')
+				return usage();
+			break;
+		case 'd':
+			secs = strtod(optarg, &end);
+			if (*end || !(secs > 0 && secs < 86400))
+				return usage();
+			break;
+		case 't':
+			threads = atoi(optarg);
+			if (threads < 1 || threads > MAX_THREADS)
+				return usage();
+			break;
+		case 'w':
+			wait = strtod(optarg, &end);
+			if (*end || !(wait >= 0))
+				return usage();
+			break;
+		case 's':
+			settle_ms = strtod(optarg, &end);
+			if (*end || !(settle_ms >= 0))
+				return usage();
+			break;
+		case 'H':
+			holding = 1;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (optind != argc)
+		return usage();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);	/* also when started with it ignored */
+	sigaction(SIGTERM, &sa, NULL);
+
+	/* The size of the event (interceptor backend), before registering. */
+	ev_bytes = bench_capture(0, ev, sizeof(ev));
+	if (ev_bytes < 0)
+		return 1;
+
+	err = EH_REGISTER(bench_provider);
+	if (err) {
+		fprintf(stderr, "live-load: user_events unavailable: %s\n",
+			strerror(err));
+		return err == ENOENT || err == EACCES || err == ENODEV ? 77 : 1;
+	}
+	if (holding) {
+		err = hold();
+		EH_UNREGISTER(bench_provider);
+		return err;
+	}
+	if (wait >= 0 && wait_enabled(wait)) {
+		fprintf(stderr, "live-load: %s_L%dK%d not enabled in %g s\n",
+			BENCH_PROVIDER_NAME, BENCH_LEVEL, BENCH_KEYWORD, wait);
+		EH_UNREGISTER(bench_provider);
+		return 1;
+	}
+	if (settle_ms > 0)
+		sleep_until(now_ns() + (int64_t)(settle_ms * 1e6));
+
+	cpu0 = cpu_seconds();
+	/* A shared start a little ahead, so no thread has a head start. */
+	start = now_ns() + 2 * TICK_NS * threads;
+	for (i = 0; i < threads; i++) {
+		uint64_t r = rate / (uint64_t)threads +
+			     ((uint64_t)i < rate % (uint64_t)threads);
+
+		w[i].start_ns = start;
+		w[i].end_ns = start + (int64_t)(secs * 1e9);
+		w[i].rate = r;
+		w[i].quota = (uint64_t)((double)r * secs + 0.5);
+		w[i].base = (uint32_t)i << 26;
+		w[i].last_ns = start;
+		err = pthread_create(&w[i].thread, NULL, work, &w[i]);
+		if (err) {
+			fprintf(stderr, "live-load: thread: %s\n", strerror(err));
+			stop = 1;
+			threads = i;
+			break;
+		}
+	}
+	for (i = 0; i < threads; i++) {
+		pthread_join(w[i].thread, NULL);
+		written += w[i].written;
+		disabled += w[i].disabled;
+		failed += w[i].failed;
+		if (!first_error)
+			first_error = w[i].first_error;
+		if (w[i].last_ns > last)
+			last = w[i].last_ns;
+	}
+	cpu0 = cpu_seconds() - cpu0;
+	EH_UNREGISTER(bench_provider);
+
+	elapsed = (double)(last - start) / 1e9;
+	if (elapsed <= 0)
+		elapsed = 1e-9;
+	printf("live-load: %llu events of %ld bytes in %.3f s from %d thread%s: "
+	       "%.0f/s (target %s%llu/s); %.2f us CPU per event\n",
+	       written, ev_bytes, elapsed, threads, threads == 1 ? "" : "s",
+	       (double)written / elapsed, rate ? "" : "max, ", rate,
+	       written ? cpu0 * 1e6 / (double)written : 0.0);
+	if (disabled || failed)
+		printf("live-load: %llu writes while disabled, %llu failed (%s)\n",
+		       disabled, failed,
+		       failed ? strerror(first_error) : "no error");
+	printf("result written=%llu disabled=%llu failed=%llu seconds=%.4f "
+	       "rate=%.0f target=%llu threads=%d cpu_s=%.4f event_bytes=%ld\n",
+	       written, disabled, failed, elapsed, (double)written / elapsed,
+	       rate, threads, cpu0, ev_bytes);
+	return failed ? 1 : 0;
+}
