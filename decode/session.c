@@ -169,7 +169,7 @@ bool ehd__session_eh_name(const char *name, size_t *provider_len)
 	/* The provider may hold "_L" itself: try every one from the end. */
 	while (p > name) {
 		p--;
-		if (p > name && p[-1] == '_' && eh_suffix(p)) {
+		if (p - 1 > name && p[-1] == '_' && eh_suffix(p)) {
 			if (provider_len)
 				*provider_len = (size_t)(p - 1 - name);
 			return true;

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-session - what a live session decides without a kernel: which
+ * tracepoint names are EventHeader names and of which provider, which
+ * specs are accepted, and the order of calls. (Collection itself is tested
+ * on the host by tests/tools/live-host.sh and on user_events by
+ * tests/vm/live.sh.)
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ehdecode/session.h>
+
+#include "session-int.h"
+
+static void eh_names(void **state)
+{
+	static const struct {
+		const char *name;
+		int eh;
+		size_t provider_len;
+	} t[] = {
+		{ "MyProvider_L4K1", 1, 10 },
+		{ "MyProvider_L5K0Gmygroup", 1, 10 },
+		{ "My_Provider_L4Kff", 1, 11 },
+		{ "A_L1K1_L4K1", 1, 6 },	/* "_L" inside the provider */
+		{ "P_LaKFFFFFFFFFFFFFFFF", 1, 1 },
+		{ "P_L4K1G", 0, 0 },		/* empty group */
+		{ "P_L4K1Gmy-group", 0, 0 },	/* group not alphanumeric */
+		{ "P_L4K", 0, 0 },
+		{ "P_LK1", 0, 0 },
+		{ "P_L4", 0, 0 },
+		{ "_L4K1", 0, 0 },		/* no provider */
+		{ "MyProvider", 0, 0 },
+		{ "sched_switch", 0, 0 },
+		{ "", 0, 0 },
+	};
+	size_t i, plen;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		plen = 12345;
+		assert_int_equal(ehd__session_eh_name(t[i].name, &plen), t[i].eh);
+		if (t[i].eh)
+			assert_int_equal(plen, t[i].provider_len);
+	}
+}
+
+static void specs(void **state)
+{
+	struct ehd_session *s = ehd_session_new(0);
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(ehd_session_add(s, "MyProvider"), 0);
+	assert_int_equal(ehd_session_add(s, "MyProvider_L4K1"), 0);
+	assert_int_equal(ehd_session_add(s, "sched:sched_process_exec"), 0);
+	assert_int_equal(ehd_session_add(s, "user_events:X_L1K1"), 0);
+	assert_int_equal(ehd_session_add(s, ""), -EINVAL);
+	assert_int_equal(ehd_session_add(s, "a b"), -EINVAL);
+	assert_int_equal(ehd_session_add(s, "sched:"), -EINVAL);
+	assert_int_equal(ehd_session_add(s, ":x"), -EINVAL);
+	assert_int_equal(ehd_session_add(s, "a:b:c"), -EINVAL);
+	assert_int_equal(ehd_session_add(s, "a:../b"), -EINVAL);
+	assert_non_null(ehd_session_error(s));
+	ehd_session_free(s);
+}
+
+static void order(void **state)
+{
+	struct ehd_session *s = ehd_session_new(0);
+	char buf[8];
+
+	(void)state;
+	assert_null(ehd_session_new(0x100));
+	assert_non_null(s);
+	assert_int_equal(ehd_session_start(s), -EINVAL);	/* no spec */
+	assert_int_equal(ehd_session_read(s, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(ehd_session_snapshot(s), -EINVAL);	/* not circular */
+	assert_int_equal(ehd_session_set_buffer(s, 0), -EINVAL);
+	assert_int_equal(ehd_session_set_buffer(s, (size_t)2 << 30), -EINVAL);
+	assert_int_equal(ehd_session_set_buffer(s, 5000), 0);
+	assert_int_equal(ehd_session_set_filter(s, "id == 1"), 0);
+	assert_int_equal(ehd_session_stop(s), 0);	/* not started: nothing */
+	ehd_session_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(eh_names),
+		cmocka_unit_test(specs),
+		cmocka_unit_test(order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
