@@ -11,50 +11,54 @@
 #              tools/ehdecode built (default: .)
 #
 # In the guest, bench/live-load writes bench/producer's event (86 bytes,
-# tracepoint EhBench_L4K1) at each rate of a ladder for LIVE_SECONDS
-# seconds, evenly (what is due every 1 ms), while one recorder records
-# every CPU:
+# 5 fields, tracepoint EhBench_L4K1) at each rate of a ladder for
+# LIVE_SECONDS seconds, evenly (what is due every 1 ms), while one
+# recorder records every CPU:
 #
 #   nettrace     ehrecord -e EhBench_L4K1 (decodes each event, nettrace v6)
 #   perf         ehrecord -F perf -e EhBench_L4K1 (copies the records)
 #   perf-record  perf record -a -k monotonic -m 256 -e user_events:EhBench_L4K1
 #
-# All with a 1 MiB ring per CPU (ehrecord's default; -m 256 pages of 4 KiB
-# for perf, whose own default is 512 KiB for root), started before the
-# load and stopped with SIGINT after it. A holder process (live-load -H)
-# keeps the tracepoint registered, as perf record needs it to exist. The
-# rungs run the recorders one after the other, so their numbers are from
-# the same minute; the last rung ("max") writes as fast as the producer
-# can. Before the ladder, the producer alone: flat out under perf stat (a
-# counting event: enabled, no ring), its own limit here.
+# All with a 1 MiB ring per CPU: ehrecord's default, and -m 256 pages of 4
+# KiB for perf (whose own default for root is 512 KiB). Each is started
+# before the load and stopped with SIGINT 0.2 s after it. A holder process
+# (live-load -H) keeps the tracepoint registered, as perf record needs it
+# to exist. The recorders run one after the other at each rung, so that
+# their numbers come from the same minute; the last rung ("max") writes
+# as fast as the producer can. With 2 CPUs or more the recorder is pinned
+# to CPU 0 and the load to the others (LIVE_PIN=0: not pinned). Before
+# the ladder, the producer alone: flat out under perf stat (a counting
+# event: enabled, no ring), its own limit here.
 #
 # For each run: events written (live-load's count of writes the kernel
-# took), events in the file (ehdecode -F jsonl, for all three files),
-# events lost (the kernel's LOST records as ehdecode and ehrecord count
-# them; nettrace: ehrecord's count), "missing" = written - recorded - lost
-# (should be 0), and the recorder's CPU time (user+system, all of the
-# process from start to exit, by the shell's "times"). CPU per event is
-# that over the events recorded; "marginal" first takes off the CPU of an
-# idle run (same steps, 1 event/s), i.e. start-up, polling and shut-down.
-# A rung is sustained when nothing is lost or missing and live-load made
-# at least 95% of the rate.
+# took); events in the file (ehdecode -F jsonl, for all three formats),
+# duplicates left out (each event's "count" field is unique); lost as the
+# recorder reports it (ehrecord's end line; perf report --stats for perf
+# record's file); missing = written - recorded; and the recorder's CPU
+# time (user+system of the whole process, start to exit, from the shell's
+# "times"). CPU per event is that over the events recorded; "marginal"
+# first takes off the CPU time of an idle run (same steps, 1 event/s):
+# start-up, polling, shut-down. A rung passes when nothing is missing or
+# reported lost.
 #
 # Environment:
 #   EH_TEST_KERNEL     bzImage with CONFIG_USER_EVENTS (default:
 #                      ../shared/vm/bzImage beside the source tree)
 #   EH_SHARED_DIR      the shared folder (default: ../shared beside the source)
-#   LIVE_RATES         the ladder in events/s (default "20000 50000 100000
-#                      200000 400000 800000"); rungs over 95% of what the
-#                      producer makes alone are left out; "max" always runs
+#   LIVE_RATES         the ladder in events/s (default "20000 50000 75000
+#                      100000 150000 200000 300000"); rungs over 95% of what
+#                      the producer makes alone are left out; "max" always runs
 #   LIVE_SECONDS       seconds of load per run (default 3)
-#   LIVE_THREADS       live-load threads (default 1: the guest has 2 CPUs,
-#                      one for the producer and one for the recorder)
+#   LIVE_THREADS       live-load threads (default 1)
 #   LIVE_RECORDERS     a subset of "nettrace perf perf-record"
+#   LIVE_PIN           1 (default) or 0, see above
 #   LIVE_VM_CPUS       guest CPUs (default 2)
 #   LIVE_VM_TIMEOUT    limit for the VM run in seconds (default 900)
 #
 # The VM runs under QEMU (TCG unless hardware KVM is there): absolute
-# rates and times are QEMU's; compare the recorders within one run.
+# rates and times are QEMU's, and a busy host shows in them (a vCPU that
+# the host does not run is a stalled recorder, and its time is counted as
+# the guest's CPU time); compare the recorders within one run.
 #
 # Exit status: 0; 1 if a run failed (a recorder or ehdecode error, not a
 # loss); 77 with no VM kernel, no QEMU, or no user_events in the guest.
@@ -64,7 +68,7 @@ me=run-live
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 tracefs=/sys/kernel/tracing
 tp=EhBench_L4K1
-rates=${LIVE_RATES:-20000 50000 100000 200000 400000 800000}
+rates=${LIVE_RATES:-20000 50000 75000 100000 150000 200000 300000}
 secs=${LIVE_SECONDS:-3}
 threads=${LIVE_THREADS:-1}
 recorders=${LIVE_RECORDERS:-nettrace perf perf-record}
@@ -98,7 +102,7 @@ if [ "${1:-}" != --guest ]; then
 	/bin/bash "$runner" -k "$kernel" "${trees[@]}" -c "${LIVE_VM_CPUS:-2}" \
 		-t "${LIVE_VM_TIMEOUT:-900}" -e LIVE_RATES="$rates" \
 		-e LIVE_SECONDS="$secs" -e LIVE_THREADS="$threads" \
-		-e LIVE_RECORDERS="$recorders" -- \
+		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" -- \
 		/bin/bash "$srcdir/bench/run-live.sh" --guest "$build"
 	rc=$?
 	echo "$me: VM run took $((SECONDS - started)) s, exit status $rc"
@@ -108,8 +112,6 @@ fi
 # ---- guest ---------------------------------------------------------------------
 build=${2:?usage: run-live.sh --guest BUILDDIR}
 load=$build/bench/live-load
-dec=$build/tools/ehdecode
-rec=("$build/tools/ehrecord")
 work=/tmp/live-bench
 status=0
 
@@ -117,17 +119,36 @@ if [ ! -w $tracefs/user_events_data ]; then
 	echo "SKIP: $me: no writable $tracefs/user_events_data (CONFIG_USER_EVENTS, root)"
 	exit 77
 fi
-# The recorder as itself, not behind libtool's wrapper script (whose shell
-# would be in its CPU time).
-if head -c 2 "${rec[0]}" | grep -q '^#!' && [ -x "$build/libtool" ]; then
+
+# real_prog PROG: the command, one word a line, that runs PROG itself and
+# not libtool's wrapper script (whose shell would be in the CPU time)
+real_prog() {
+	local lt
+
 	# shellcheck disable=SC2016 # expanded by that shell
-	lt=$("$build/libtool" --mode=execute /bin/sh -c \
-		'printf "%s\n%s" "$0" "${LD_LIBRARY_PATH-}"' "${rec[0]}") &&
-		rec=(env "LD_LIBRARY_PATH=${lt#*$'\n'}" "${lt%%$'\n'*}")
-fi
+	if head -c 2 "$1" | grep -q '^#!' && [ -x "$build/libtool" ] &&
+	   lt=$("$build/libtool" --mode=execute /bin/sh -c \
+		'printf "%s\n%s" "$0" "${LD_LIBRARY_PATH-}"' "$1"); then
+		printf '%s\n' env "LD_LIBRARY_PATH=${lt#*$'\n'}" "${lt%%$'\n'*}"
+	else
+		printf '%s\n' "$1"
+	fi
+}
+mapfile -t rec < <(real_prog "$build/tools/ehrecord")
+mapfile -t dec < <(real_prog "$build/tools/ehdecode")
+
 if ! command -v perf >/dev/null; then
 	echo "$me: no perf in the guest: perf-record left out"
 	recorders=${recorders//perf-record/}
+fi
+# The producer on CPUs 1.., the recorder on CPU 0: they do not take turns
+# on one CPU, whichever the recorder.
+ncpu=$(nproc)
+pin_load=()
+pin_rec=()
+if [ "${LIVE_PIN:-1}" = 1 ] && [ "$ncpu" -ge 2 ] && command -v taskset >/dev/null; then
+	pin_rec=(taskset -c 0)
+	pin_load=(taskset -c "1-$((ncpu - 1))")
 fi
 mkdir -p $work && cd $work || exit 1
 
@@ -136,7 +157,7 @@ get() {
 	sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" 2>/dev/null | tail -n 1
 }
 
-# CPU seconds (user + system of children) from the output of "times"
+# CPU seconds (user + system of the children) from the output of "times"
 times_cpu() {
 	sed -n 2p "$1" | awk '{
 		s = 0
@@ -147,6 +168,7 @@ times_cpu() {
 }
 
 now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # The tracepoint stays in tracefs while the holder runs.
 "$load" -H >/dev/null &
@@ -161,88 +183,96 @@ if [ ! -d $tracefs/events/user_events/$tp ]; then
 	exit 1
 fi
 
-echo "guest: $(uname -r), $(nproc) CPUs; $secs s per run, $threads load thread(s)"
-echo "recorders: ${rec[*]##*/}; $(perf --version 2>/dev/null)"
+echo "guest: Linux $(uname -r), $ncpu CPUs; $secs s per run, $threads load thread(s)${pin_rec:+; recorder on CPU 0, load on CPUs 1-$((ncpu - 1))}"
+echo "ehrecord: ${rec[*]: -1}; $(perf --version 2>/dev/null)"
 
 # ---- the producer alone ---------------------------------------------------------
 alone_rate=0
 if command -v perf >/dev/null; then
-	perf stat -a -x, -o stat.txt -e user_events:$tp -- \
+	perf stat -a -x, -o stat.txt -e user_events:$tp -- "${pin_load[@]}" \
 		"$load" -w 30 -s 300 -d "$secs" -t "$threads" >alone.out 2>&1
 	alone_rate=$(get alone.out rate)
 	counted=$(sed -n "s/^\\([0-9]*\\),.*$tp.*/\\1/p" stat.txt)
-	echo "producer alone (perf stat counting): $(get alone.out written) written, ${counted:-?} counted, ${alone_rate:-?}/s, $(get alone.out cpu_s) s CPU"
+	echo "producer alone (perf stat, counting only): $(get alone.out written) written, ${counted:-?} counted: ${alone_rate:-?}/s, $(get alone.out cpu_s) s CPU"
 	alone_rate=${alone_rate:-0}
 fi
 
 # ---- one run --------------------------------------------------------------------
-# run_one RECORDER RATE: one line to results (RATE "idle" is 1 event/s)
+# run_one RECORDER RATE: a line to "results" (RATE "idle" is 1 event/s)
 run_one() {
-	local r=$1 rate=$2 out="$work/$1-$2" cmd file lr t0 t1 pid sub
-	local written achieved recorded lost dlost rlost cpu rc tb td
+	local r=$1 rate=$2 out="$work/$1-$2" cmd file lr t0 tb sub rc drc
+	local written recorded dups lost dlost cpu stop
 
 	case $r in
 	nettrace) file=$out.nettrace
-		cmd=("${rec[@]}" -q -o "$file" -e $tp) ;;
+		cmd=("${rec[@]}" -q -o "$file" -e "$tp") ;;
 	perf) file=$out.data
-		cmd=("${rec[@]}" -q -F perf -o "$file" -e $tp) ;;
+		cmd=("${rec[@]}" -q -F perf -o "$file" -e "$tp") ;;
 	perf-record) file=$out.pdata
-		cmd=(perf record -a -k monotonic -m 256 -e user_events:$tp
+		cmd=(perf record -a -k monotonic -m 256 -e "user_events:$tp"
 		     -o "$file") ;;
 	esac
 	lr=$rate
 	[ "$rate" = max ] && lr=0
 	[ "$rate" = idle ] && lr=1
 	rm -f "$out".*
+	tb=$(now)
 	# A subshell whose one child is the recorder: its "times" are the
-	# recorder's CPU time, whole.
+	# recorder's CPU time, all of it.
 	(
-		"${cmd[@]}" >"$out.rec" 2>&1 &
+		"${pin_rec[@]}" "${cmd[@]}" >"$out.rec" 2>&1 &
 		echo $! >"$out.pid"
 		wait $!
 		echo $? >"$out.rc"
 		times >"$out.times"
 	) &
 	sub=$!
-	tb=$(now)
-	"$load" -w 60 -s 500 -r "$lr" -d "$secs" -t "$threads" >"$out.load" 2>&1 ||
+	"${pin_load[@]}" "$load" -w 60 -s 500 -r "$lr" -d "$secs" -t "$threads" \
+		>"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
 	sleep 0.2
-	pid=$(cat "$out.pid")
 	t0=$(now)
-	kill -INT "$pid"
+	kill -INT "$(cat "$out.pid")"
 	wait $sub
-	t1=$(now)
+	stop=$(since "$t0")
 	rc=$(cat "$out.rc")
-	# perf record ends with the SIGINT it was stopped with
+	# perf record ends by the SIGINT that stopped it
 	[ "$r" = perf-record ] && [ "$rc" = 130 ] && rc=0
 	if [ "$rc" != 0 ]; then
 		echo "$me: $r $rate: recorder exit $rc: $(head -n 3 "$out.rec")" >&2
 		status=1
 	fi
-	recorded=$("$dec" -F jsonl -m n "$file" 2>"$out.dec" |
-		   grep -c '"EhBench:Bench"')
-	if grep -qv 'events lost' "$out.dec"; then
-		echo "$me: $r $rate: ehdecode: $(head -n 3 "$out.dec")" >&2
+	t0=$(now)
+	# Each event's "count" is unique: a second one is a duplicate.
+	"${dec[@]}" -F jsonl -m n "$file" 2>"$out.dec" |
+		awk -F'"count":' '/"EhBench:Bench"/ {
+			split($2, a, ","); if (seen[a[1]]++) d++; else u++
+		} END { print u + 0, d + 0 }' >"$out.count"
+	drc=${PIPESTATUS[0]}
+	read -r recorded dups <"$out.count"
+	if [ "$drc" != 0 ] || grep -qv 'events lost' "$out.dec"; then
+		echo "$me: $r $rate: ehdecode exit $drc: $(head -n 3 "$out.dec")" >&2
 		status=1
 	fi
 	dlost=$(sed -n 's/.* \([0-9]*\) events lost.*/\1/p' "$out.dec" | head -n 1)
-	rlost=$(sed -n 's/.* \([0-9]*\) events lost.*/\1/p' "$out.rec" | head -n 1)
-	lost=${dlost:-0}
-	[ "${rlost:-0}" -gt "$lost" ] && lost=$rlost
-	td=$(now)
+	if [ "$r" = perf-record ]; then
+		# perf's own count: its LOST_SAMPLES (ehdecode adds the LOST
+		# records of the same losses to them)
+		lost=0
+		[ -n "$dlost" ] && lost=$(perf report --stats -i "$file" 2>/dev/null |
+			awk '/LOST_SAMPLES events:/ && $3 > m { m = $3 } END { print m + 0 }')
+	else
+		lost=$(sed -n 's/.* \([0-9]*\) events lost.*/\1/p' "$out.rec" | head -n 1)
+	fi
 	written=$(get "$out.load" written)
-	achieved=$(get "$out.load" rate)
 	cpu=$(times_cpu "$out.times")
-	echo "$r $rate ${written:-0} ${achieved:-0} $recorded $lost $cpu" \
-	     "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')" \
-	     "$(get "$out.load" cpu_s)" >>results
-	printf '  %-12s %7s: %9s written (%s/s), %9s recorded, %7s lost, recorder %6s s CPU [%s s, decoding %s s]\n' \
-	       "$r" "$rate" "${written:-?}" "${achieved:-?}" "$recorded" "$lost" "$cpu" \
-	       "$(awk -v a="$tb" -v b="$td" 'BEGIN { printf "%.1f", b - a }')" \
-	       "$(awk -v a="$t1" -v b="$td" 'BEGIN { printf "%.1f", b - a }')"
-	# perf's own word on losses, if any
-	grep -i 'lost' "$out.rec" | head -n 2 | sed 's/^/                 /'
+	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \
+	     "${lost:-0} $cpu $stop $(get "$out.load" cpu_s)" >>results
+	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s; %s s, stop %s s, decode %s s\n' \
+	       "$r" "$rate" "${written:-?}" "$(get "$out.load" rate)" "$recorded" \
+	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$(since "$tb")" \
+	       "$stop" "$(since "$t0")"
+	grep -i 'lost' "$out.rec" | head -n 2 | sed 's/^/      /'
 	rm -f "$file"
 }
 
@@ -258,91 +288,93 @@ for rate in $rates; do
 done
 ladder+=(max)
 for rate in "${ladder[@]}"; do
-	echo "rung $rate [${SECONDS}s]"
+	echo "rung $rate [${SECONDS} s]"
 	for r in $recorders; do
 		run_one "$r" "$rate"
 	done
 done
 
 # ---- tables ----------------------------------------------------------------------
+# results: recorder rate written made/s recorded dups lost cpu stop load_cpu
 echo
-echo "== runs ($secs s each; CPU = recorder user+system, whole process)"
-awk -v secs="$secs" '
-	{ r = $1; rate = $2 }
-	rate == "idle" { idle[r] = $7 }
+echo "== runs: $secs s of load each; recorder CPU = user+system of the whole process"
+awk '
+	$2 == "idle" { idle[$1] = $8 }
 	{ rows[++n] = $0 }
 	END {
-		printf "%-12s %7s %9s %9s %9s %7s %7s %8s %8s %8s %6s %7s\n",
-		       "recorder", "target", "written/s", "written", "recorded",
-		       "lost", "missing", "CPU s", "us/event", "marginal",
-		       "stop s", "verdict"
+		printf "%-11s %6s %8s %8s %8s %4s %7s %7s %7s %7s %8s %6s %6s %s\n",
+		       "recorder", "target", "made/s", "written", "recorded",
+		       "dup", "lost", "missing", "CPU s", "us/ev", "marginal",
+		       "stop s", "load", "verdict"
 		for (i = 1; i <= n; i++) {
 			split(rows[i], f, " ")
-			miss = f[3] - f[5] - f[6]
-			ok = f[6] == 0 && miss == 0
-			if (f[2] != "max" && f[2] != "idle" && f[4] < 0.95 * f[2])
-				v = ok ? "slow-producer" : "LOSS"
+			miss = f[3] - f[5]
+			if (miss < 0)
+				v = "EXTRA"
+			else if (miss > 0 || f[7] > 0)
+				v = "LOSS"
+			else if (f[2] != "max" && f[2] != "idle" && f[4] < 0.95 * f[2])
+				v = "ok, producer slow"
 			else
-				v = ok ? "ok" : "LOSS"
-			per = f[5] ? f[7] * 1e6 / f[5] : 0
-			marg = f[5] > 100 ? (f[7] - idle[f[1]]) * 1e6 / f[5] : 0
-			printf "%-12s %7s %9d %9d %9d %7d %7d %8.3f %8.2f %8.2f %6s %7s\n",
-			       f[1], f[2], f[4], f[3], f[5], f[6], miss, f[7],
-			       per, marg, f[8], v
+				v = "ok"
+			per = f[5] ? f[8] * 1e6 / f[5] : 0
+			marg = f[5] > 100 ? (f[8] - idle[f[1]]) * 1e6 / f[5] : 0
+			load = f[3] > 100 ? f[10] * 1e6 / f[3] : 0
+			printf "%-11s %6s %8d %8d %8d %4d %7d %7d %7.3f %7.2f %8.2f %6.2f %6.2f %s\n",
+			       f[1], f[2], f[4], f[3], f[5], f[6], f[7], miss,
+			       f[8], per, marg, f[9], load, v
 		}
-	}' results | tee table
+	}' results
+echo "(us/ev: recorder CPU per event recorded; marginal: the idle run's CPU taken"
+echo " off first; load: live-load's own CPU per event written; missing: written"
+echo " but not in the file; dup: in the file twice)"
 
 echo
-echo "== summary: highest sustained rate with no loss (1 MiB ring per CPU)"
+echo "== summary: highest rate with no loss, 1 MiB ring per CPU ($secs s runs)"
 awk -v order="$recorders" '
-	{ rows[++n] = $0 }
-	$2 == "idle" { idle[$1] = $7 }
+	$2 == "idle" { idle[$1] = $8; next }
+	{
+		r = $1
+		ok = $3 == $5 && $7 == 0
+		marg = $5 > 100 ? ($8 - idle[r]) * 1e6 / $5 : 0
+		if ($2 == "max") {
+			maxrate[r] = $4; maxok[r] = ok; maxcpu[r] = marg
+			maxmiss[r] = $3 - $5
+			next
+		}
+		cpu[r, $2] = marg
+		if (!(($2 + 0) in seenrate)) {
+			seenrate[$2 + 0] = 1
+			list[++m] = $2 + 0
+		}
+		if (!ok && !(r in firstloss))
+			firstloss[r] = $2
+		if (ok && !(r in firstloss) && $4 >= 0.95 * $2) {
+			best[r] = $2; bestcpu[r] = marg
+		}
+	}
 	END {
 		nr = split(order, rec, " ")
-		for (i = 1; i <= n; i++) {
-			split(rows[i], f, " ")
-			r = f[1]
-			if (f[2] == "idle")
-				continue
-			ok = f[6] == 0 && f[3] - f[5] - f[6] == 0
-			if (f[2] == "max") {
-				maxrate[r] = f[4]; maxok[r] = ok
-				maxcpu[r] = f[5] ? (f[7] - idle[r]) * 1e6 / f[5] : 0
-				maxlost[r] = f[6]
-				continue
-			}
-			if (!ok)
-				failed[r] = 1
-			if (ok && !failed[r] && f[4] >= 0.95 * f[2]) {
-				best[r] = f[2]
-				bestcpu[r] = (f[7] - idle[r]) * 1e6 / f[5]
-			}
-			key = r SUBSEP f[2]
-			cpu[key] = f[5] ? (f[7] - idle[r]) * 1e6 / f[5] : 0
-			rates[f[2]] = 1
-		}
-		printf "%-12s %14s %16s %12s %14s %12s\n", "recorder",
-		       "zero-loss to", "marginal us/ev", "max: made/s",
-		       "max: lost", "us/ev at max"
+		printf "%-11s %13s %9s %9s %9s %10s %9s\n", "recorder",
+		       "no loss up to", "us/ev", "loss at", "max made/s",
+		       "max missing", "us/ev max"
 		for (i = 1; i <= nr; i++) {
 			r = rec[i]
-			z = r in best ? best[r] : "none"
-			if (maxok[r])
+			z = r in best ? best[r] : "-"
+			if (maxok[r] && !(r in firstloss))
 				z = ">=" int(maxrate[r])
-			printf "%-12s %14s %16.2f %12d %14d %12.2f\n", r, z,
-			       bestcpu[r], maxrate[r], maxlost[r], maxcpu[r]
+			printf "%-11s %13s %9.2f %9s %9d %10d %9.2f\n", r, z,
+			       bestcpu[r], r in firstloss ? firstloss[r] : "-",
+			       maxrate[r], maxmiss[r], maxcpu[r]
 		}
-		if (!("perf-record" in maxrate))
+		if (!("perf-record" in maxrate) || nr < 2)
 			exit
-		printf "\nratios to perf record, marginal CPU per event, by rung:\n"
-		printf "%-10s", "rung"
+		printf "\nmarginal recorder CPU per event, ehrecord / perf record, same run:\n"
+		printf "%-8s", "rung"
 		for (i = 1; i <= nr; i++)
 			if (rec[i] != "perf-record")
-				printf " %12s", rec[i]
+				printf " %14s", "ehrecord " rec[i]
 		printf "\n"
-		m = 0
-		for (k in rates)
-			list[++m] = k + 0
 		for (a = 1; a <= m; a++)
 			for (b = a + 1; b <= m; b++)
 				if (list[b] < list[a]) {
@@ -350,26 +382,26 @@ awk -v order="$recorders" '
 				}
 		list[++m] = "max"
 		for (a = 1; a <= m; a++) {
-			printf "%-10s", list[a]
-			if (list[a] == "max")
-				base = maxcpu["perf-record"]
-			else
-				base = cpu["perf-record" SUBSEP list[a]]
+			k = list[a]
+			printf "%-8s", k
 			for (i = 1; i <= nr; i++) {
 				r = rec[i]
 				if (r == "perf-record")
 					continue
-				if (list[a] == "max")
-					v = maxcpu[r]
+				if (k == "max") {
+					v = maxcpu[r]; base = maxcpu["perf-record"]
+				} else {
+					v = cpu[r, k]; base = cpu["perf-record", k]
+				}
+				if (base > 0 && v > 0)
+					printf " %13.2fx", v / base
 				else
-					v = cpu[r SUBSEP list[a]]
-				if (base > 0)
-					printf " %11.2fx", v / base
-				else
-					printf " %12s", "-"
+					printf " %14s", "-"
 			}
 			printf "\n"
 		}
 	}' results
-echo "(producer alone: ${alone_rate}/s; VM numbers are QEMU's: compare within the run)"
+echo "(no loss up to: the highest rung passed with every rung below it, at 95% of"
+echo " the rate or more; loss at: the first rung with an event missing. Producer"
+echo " alone: ${alone_rate}/s. VM numbers are QEMU's: compare within the run.)"
 exit $status

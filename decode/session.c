@@ -507,6 +507,12 @@ static void tp_attr(const struct ehd_session *s, const struct tp *t,
 	base_attr(s, a);
 	a->type = PERF_TYPE_TRACEPOINT;
 	a->config = t->config;
+	/*
+	 * Enabled from the start: opening the event is what makes a program
+	 * see its tracepoint enabled, and writing follows at once. The event
+	 * is given its ring (and filter) right after it is opened.
+	 */
+	a->disabled = 0;
 	a->sample_type |= PERF_SAMPLE_RAW;
 	if (s->flags & EHD_SESSION_CALLCHAIN)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -598,7 +604,7 @@ static int open_rings(struct ehd_session *s)
 	return 0;
 }
 
-/* Open @t on every ring (disabled), its samples going to the CPU's ring. */
+/* Open @t on every ring, its samples going to the CPU's ring. */
 static int open_tp(struct ehd_session *s, struct tp *t)
 {
 	struct perf_event_attr a;
@@ -621,28 +627,17 @@ static int open_tp(struct ehd_session *s, struct tp *t)
 			return perf_fail(s, errno, what);
 		}
 		t->fds[i] = fd;
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
-		    ioctl(fd, PERF_EVENT_IOC_ID, &t->ids[i]))
-			return fail(s, -errno, "%s:%s: cannot share the ring: %s",
-				    t->system, t->event, strerror(errno));
 		if (t->eventheader && s->filter &&
 		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, s->filter))
 			return fail(s, -EINVAL,
 				    "the kernel refused the filter '%s' on %s:%s: %s (fields: eventheader_flags, version, id, tag, opcode, level)",
 				    s->filter, t->system, t->event,
 				    strerror(errno));
-	}
-	return 0;
-}
-
-static int enable_tp(struct ehd_session *s, struct tp *t)
-{
-	size_t i;
-
-	for (i = 0; i < s->nrings; i++)
-		if (ioctl(t->fds[i], PERF_EVENT_IOC_ENABLE, 0))
-			return fail(s, -errno, "cannot enable %s:%s: %s",
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &t->ids[i]))
+			return fail(s, -errno, "%s:%s: cannot share the ring: %s",
 				    t->system, t->event, strerror(errno));
+	}
 	return 0;
 }
 
@@ -658,7 +653,7 @@ static bool have_tp(const struct ehd_session *s, const char *system,
 	return false;
 }
 
-/* Add system:event (it exists: @config is its id), opened, not enabled. */
+/* Add system:event (it exists: @config is its id), opened. */
 static int add_tp(struct ehd_session *s, const char *system, const char *event,
 		  uint64_t config, struct tp **tpp)
 {
@@ -739,7 +734,8 @@ static bool provider_wants(const struct ehd_session *s, const char *event)
 
 /*
  * Add the user_events tracepoints of provider specs not collected yet;
- * once started, they are described in the stream and enabled.
+ * once started, they are described in the stream (before any of their
+ * samples, which stay in the rings until the next pass).
  */
 static int scan_providers(struct ehd_session *s)
 {
@@ -770,10 +766,7 @@ static int scan_providers(struct ehd_session *s)
 		return err;
 	for (i = first; i < s->ntps; i++)
 		describe_tp(s, s->tps[i]);
-	err = describe_formats(s);
-	for (i = first; i < s->ntps && !err; i++)
-		err = enable_tp(s, s->tps[i]);
-	return err;
+	return describe_formats(s);
 }
 
 /* The tracepoints of exact specs, registered first where needed. */
@@ -870,8 +863,6 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0))
 			err = fail(s, -errno, "cannot enable: %s",
 				   strerror(errno));
-	for (i = 0; i < s->ntps && !err; i++)
-		err = enable_tp(s, s->tps[i]);
 	if (!err && s->out.err)
 		err = fail(s, -ENOMEM, "out of memory");
 	s->bytes = s->out.len;
@@ -1063,6 +1054,14 @@ EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
 		s->out.len = s->out_pos = 0;
 		if (s->state == STOPPED)
 			return 0;
+		/* A reader kept busy may not poll: look for tracepoints here. */
+		if (s->has_provider &&
+		    now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS) {
+			int err = scan_providers(s);
+
+			if (err)
+				return err;
+		}
 		if (!(s->flags & EHD_SESSION_CIRCULAR))
 			read_rings(s);
 		if (s->out.err)
