@@ -18,8 +18,9 @@
  *		Registers the provider and holds it until SIGTERM or SIGINT,
  *		so that EhBench_L4K1 is in tracefs for "perf record -e".
  *
- * Prints the events written, the rate achieved and its own CPU time, then
- * a line "result written=N ..." for bench/run-live.sh. An event counts as
+ * Prints "live-load: start" as it starts writing, then the events written,
+ * the rate achieved and its own CPU time, and a line "result written=N
+ * ..." for bench/run-live.sh. An event counts as
  * written when EH_WRITE returned 0 (the kernel took it); writes while the
  * tracepoint was disabled (EBADF) and failed ones are counted apart.
  * Exit status: 0; 1 on error (or -w timed out); 2 for a usage error; 77
@@ -276,6 +277,9 @@ int main(int argc, char **argv)
 	if (settle_ms > 0)
 		sleep_until(now_ns() + (int64_t)(settle_ms * 1e6));
 
+	/* For bench/run-live.sh, which samples the recorder's CPU time now. */
+	printf("live-load: start\n");
+	fflush(stdout);
 	cpu0 = cpu_seconds();
 	/* A shared start a little ahead, so no thread has a head start. */
 	start = now_ns() + 2 * TICK_NS * threads;

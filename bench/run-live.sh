@@ -32,21 +32,23 @@
 #
 # For each run: events written (live-load's count of writes the kernel
 # took); events in the file (ehdecode -F jsonl, for all three formats),
-# duplicates left out (each event's "count" field is unique); lost as the
+# duplicates left out (events differ in their "count" field); lost as the
 # recorder reports it (ehrecord's end line; perf report --stats for perf
 # record's file); missing = written - recorded; and the recorder's CPU
-# time (user+system of the whole process, start to exit, from the shell's
-# "times"). CPU per event is that over the events recorded; "marginal"
-# first takes off the CPU time of an idle run (same steps, 1 event/s):
-# start-up, polling, shut-down. A rung passes when nothing is missing or
-# reported lost.
+# time (user+system): of the whole process (the shell's "times"), and from
+# the load's start to the stop signal (/proc/PID/stat), which gives the
+# CPU per event while streaming and how busy the recorder was. "whole" per
+# event takes off the CPU time of an idle run (same steps, 1 event/s,
+# after a warm-up run that fills the page cache with the programs) and
+# keeps the work at the end (perf record's build-id pass, ehrecord -F
+# perf's rewrite). A rung passes when nothing is missing or reported lost.
 #
 # Environment:
 #   EH_TEST_KERNEL     bzImage with CONFIG_USER_EVENTS (default:
 #                      ../shared/vm/bzImage beside the source tree)
 #   EH_SHARED_DIR      the shared folder (default: ../shared beside the source)
-#   LIVE_RATES         the ladder in events/s (default "20000 50000 75000
-#                      100000 150000 200000 300000"); rungs over 95% of what
+#   LIVE_RATES         the ladder in events/s (default "20000 50000 100000
+#                      150000 200000 300000"); rungs over 95% of what
 #                      the producer makes alone are left out; "max" always runs
 #   LIVE_SECONDS       seconds of load per run (default 3)
 #   LIVE_THREADS       live-load threads (default 1)
@@ -68,7 +70,7 @@ me=run-live
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 tracefs=/sys/kernel/tracing
 tp=EhBench_L4K1
-rates=${LIVE_RATES:-20000 50000 75000 100000 150000 200000 300000}
+rates=${LIVE_RATES:-20000 50000 100000 150000 200000 300000}
 secs=${LIVE_SECONDS:-3}
 threads=${LIVE_THREADS:-1}
 recorders=${LIVE_RECORDERS:-nettrace perf perf-record}
@@ -134,8 +136,10 @@ real_prog() {
 		printf '%s\n' "$1"
 	fi
 }
-mapfile -t rec < <(real_prog "$build/tools/ehrecord")
-mapfile -t dec < <(real_prog "$build/tools/ehdecode")
+mkdir -p $work && cd $work || exit 1
+# (no /dev/fd in the guest for "< <(...)")
+real_prog "$build/tools/ehrecord" >prog.txt && mapfile -t rec <prog.txt
+real_prog "$build/tools/ehdecode" >prog.txt && mapfile -t dec <prog.txt
 
 if ! command -v perf >/dev/null; then
 	echo "$me: no perf in the guest: perf-record left out"
@@ -150,7 +154,6 @@ if [ "${LIVE_PIN:-1}" = 1 ] && [ "$ncpu" -ge 2 ] && command -v taskset >/dev/nul
 	pin_rec=(taskset -c 0)
 	pin_load=(taskset -c "1-$((ncpu - 1))")
 fi
-mkdir -p $work && cd $work || exit 1
 
 # get FILE KEY: the value of KEY=... on the file's "result" line
 get() {
@@ -166,6 +169,13 @@ times_cpu() {
 		}
 		printf "%.3f", s }'
 }
+
+# stat_cpu PID: user+system CPU seconds of a running process
+stat_cpu() {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null |
+		awk -v hz="$hz" '{ printf "%.2f", ($12 + $13) / hz }'
+}
+hz=$(getconf CLK_TCK)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -183,7 +193,8 @@ if [ ! -d $tracefs/events/user_events/$tp ]; then
 	exit 1
 fi
 
-echo "guest: Linux $(uname -r), $ncpu CPUs; $secs s per run, $threads load thread(s)${pin_rec:+; recorder on CPU 0, load on CPUs 1-$((ncpu - 1))}"
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+echo "guest: Linux $(uname -r), $ncpu CPUs, clock source $(cat $cs 2>/dev/null); $secs s per run, $threads load thread(s)${pin_rec:+; recorder on CPU 0, load on CPUs 1-$((ncpu - 1))}"
 echo "ehrecord: ${rec[*]: -1}; $(perf --version 2>/dev/null)"
 
 # ---- the producer alone ---------------------------------------------------------
@@ -198,10 +209,11 @@ if command -v perf >/dev/null; then
 fi
 
 # ---- one run --------------------------------------------------------------------
-# run_one RECORDER RATE: a line to "results" (RATE "idle" is 1 event/s)
+# run_one RECORDER RATE: a line to "results"; RATE "idle" is 1 event/s,
+# "warm" the same for 0.5 s, not counted
 run_one() {
 	local r=$1 rate=$2 out="$work/$1-$2" cmd file lr t0 tb sub rc drc
-	local written recorded dups lost dlost cpu stop
+	local lp pid c0 c1 d written recorded dups lost dlost cpu stop
 
 	case $r in
 	nettrace) file=$out.nettrace
@@ -212,9 +224,10 @@ run_one() {
 		cmd=(perf record -a -k monotonic -m 256 -e "user_events:$tp"
 		     -o "$file") ;;
 	esac
-	lr=$rate
+	lr=$rate d=$secs
 	[ "$rate" = max ] && lr=0
 	[ "$rate" = idle ] && lr=1
+	[ "$rate" = warm ] && lr=1 d=0.5
 	rm -f "$out".*
 	tb=$(now)
 	# A subshell whose one child is the recorder: its "times" are the
@@ -227,12 +240,23 @@ run_one() {
 		times >"$out.times"
 	) &
 	sub=$!
-	"${pin_load[@]}" "$load" -w 60 -s 500 -r "$lr" -d "$secs" -t "$threads" \
-		>"$out.load" 2>&1 ||
+	"${pin_load[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$threads" \
+		>"$out.load" 2>&1 &
+	lp=$!
+	# The recorder's CPU time from the load's start to just before the
+	# stop: what recording costs while it streams.
+	while kill -0 $lp 2>/dev/null &&
+	      ! grep -q '^live-load: start' "$out.load"; do
+		sleep 0.05
+	done
+	pid=$(cat "$out.pid")
+	c0=$(stat_cpu "$pid")
+	wait $lp ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
 	sleep 0.2
+	c1=$(stat_cpu "$pid")
 	t0=$(now)
-	kill -INT "$(cat "$out.pid")"
+	kill -INT "$pid"
 	wait $sub
 	stop=$(since "$t0")
 	rc=$(cat "$out.rc")
@@ -241,9 +265,10 @@ run_one() {
 	if [ "$rc" != 0 ]; then
 		echo "$me: $r $rate: recorder exit $rc: $(head -n 3 "$out.rec")" >&2
 		status=1
+		broken+=" $r"
 	fi
 	t0=$(now)
-	# Each event's "count" is unique: a second one is a duplicate.
+	# Each event's "count" is its own: a second one is a duplicate.
 	"${dec[@]}" -F jsonl -m n "$file" 2>"$out.dec" |
 		awk -F'"count":' '/"EhBench:Bench"/ {
 			split($2, a, ","); if (seen[a[1]]++) d++; else u++
@@ -266,19 +291,22 @@ run_one() {
 	fi
 	written=$(get "$out.load" written)
 	cpu=$(times_cpu "$out.times")
-	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \
-	     "${lost:-0} $cpu $stop $(get "$out.load" cpu_s)" >>results
-	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s; %s s, stop %s s, decode %s s\n' \
-	       "$r" "$rate" "${written:-?}" "$(get "$out.load" rate)" "$recorded" \
-	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$(since "$tb")" \
-	       "$stop" "$(since "$t0")"
-	grep -i 'lost' "$out.rec" | head -n 2 | sed 's/^/      /'
+	c1=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", b - a }')
 	rm -f "$file"
+	[ "$rate" = warm ] && return	# page cache filled: the runs compare
+	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \
+	     "${lost:-0} $cpu $c1 $stop $(get "$out.load" cpu_s)" >>results
+	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s (%s in load); %s s, stop %s s, decode %s s\n' \
+	       "$r" "$rate" "${written:-?}" "$(get "$out.load" rate)" "$recorded" \
+	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$c1" \
+	       "$(since "$tb")" "$stop" "$(since "$t0")"
+	grep -i 'lost' "$out.rec" | head -n 2 | sed 's/^/      /'
 }
 
 # ---- the ladder ------------------------------------------------------------------
 : >results
-ladder=(idle)
+broken=
+ladder=(warm idle)
 for rate in $rates; do
 	if awk -v r="$rate" -v m="$alone_rate" 'BEGIN { exit !(m > 0 && r > 0.95 * m) }'; then
 		echo "rung $rate/s left out: over 95% of the producer alone (${alone_rate}/s)"
@@ -290,22 +318,26 @@ ladder+=(max)
 for rate in "${ladder[@]}"; do
 	echo "rung $rate [${SECONDS} s]"
 	for r in $recorders; do
-		run_one "$r" "$rate"
+		case " $broken " in
+		*" $r "*) ;;	# failed before: not again
+		*) run_one "$r" "$rate" ;;
+		esac
 	done
 done
 
 # ---- tables ----------------------------------------------------------------------
-# results: recorder rate written made/s recorded dups lost cpu stop load_cpu
+# results: recorder rate written made/s recorded dups lost cpu cpu_in_load
+# stop load_cpu
 echo
-echo "== runs: $secs s of load each; recorder CPU = user+system of the whole process"
-awk '
+echo "== runs: $secs s of load each"
+awk -v secs="$secs" '
 	$2 == "idle" { idle[$1] = $8 }
 	{ rows[++n] = $0 }
 	END {
-		printf "%-11s %6s %8s %8s %8s %4s %7s %7s %7s %7s %8s %6s %6s %s\n",
+		printf "%-11s %6s %7s %8s %8s %3s %7s %7s %6s %6s %5s %6s %6s %5s %5s %s\n",
 		       "recorder", "target", "made/s", "written", "recorded",
-		       "dup", "lost", "missing", "CPU s", "us/ev", "marginal",
-		       "stop s", "load", "verdict"
+		       "dup", "lost", "missing", "CPU s", "load s", "busy",
+		       "stream", "whole", "stop", "prod", "verdict"
 		for (i = 1; i <= n; i++) {
 			split(rows[i], f, " ")
 			miss = f[3] - f[5]
@@ -314,35 +346,54 @@ awk '
 			else if (miss > 0 || f[7] > 0)
 				v = "LOSS"
 			else if (f[2] != "max" && f[2] != "idle" && f[4] < 0.95 * f[2])
-				v = "ok, producer slow"
+				v = "ok (producer slow)"
 			else
 				v = "ok"
-			per = f[5] ? f[8] * 1e6 / f[5] : 0
-			marg = f[5] > 100 ? (f[8] - idle[f[1]]) * 1e6 / f[5] : 0
-			load = f[3] > 100 ? f[10] * 1e6 / f[3] : 0
-			printf "%-11s %6s %8d %8d %8d %4d %7d %7d %7.3f %7.2f %8.2f %6.2f %6.2f %s\n",
+			busy = f[9] * 100 / (secs + 0.2)
+			if (f[2] == "idle") {
+				printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6s %6s %5.1f %5s %s\n",
+				       f[1], f[2], f[4], f[3], f[5], f[6], f[7],
+				       miss, f[8], f[9], busy, "-", "-", f[10], "-", v
+				continue
+			}
+			stream = f[5] ? f[9] * 1e6 / f[5] : 0
+			whole = f[5] ? (f[8] - idle[f[1]]) * 1e6 / f[5] : 0
+			load = f[3] ? f[11] * 1e6 / f[3] : 0
+			printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6.2f %6.2f %5.1f %5.2f %s\n",
 			       f[1], f[2], f[4], f[3], f[5], f[6], f[7], miss,
-			       f[8], per, marg, f[9], load, v
+			       f[8], f[9], busy, stream, whole, f[10], load, v
 		}
 	}' results
-echo "(us/ev: recorder CPU per event recorded; marginal: the idle run's CPU taken"
-echo " off first; load: live-load's own CPU per event written; missing: written"
-echo " but not in the file; dup: in the file twice)"
+cat <<ENDOFNOTE
+made/s: the rate live-load achieved; missing: written but not in the file;
+dup: in the file twice (not counted in "recorded"); CPU s: recorder user+
+system time, whole process; load s: the part from the load's start to the
+stop signal ($secs s + 0.2 s), busy: that over the time; stream: load s per
+event recorded (us); whole: CPU s less the idle run's, per event (us: with
+what the recorder does at the end); stop: seconds from SIGINT to exit;
+prod: live-load's own CPU per event written (us)
+ENDOFNOTE
 
 echo
-echo "== summary: highest rate with no loss, 1 MiB ring per CPU ($secs s runs)"
-awk -v order="$recorders" '
+echo "== summary: 1 MiB ring per CPU, $secs s runs, $threads load thread(s)"
+awk -v order="$recorders" -v secs="$secs" '
 	$2 == "idle" { idle[$1] = $8; next }
 	{
 		r = $1
 		ok = $3 == $5 && $7 == 0
-		marg = $5 > 100 ? ($8 - idle[r]) * 1e6 / $5 : 0
+		stream = $5 ? $9 * 1e6 / $5 : 0
+		busy = $9 * 100 / (secs + 0.2)
 		if ($2 == "max") {
-			maxrate[r] = $4; maxok[r] = ok; maxcpu[r] = marg
-			maxmiss[r] = $3 - $5
+			maxrate[r] = $4; maxok[r] = ok; maxmiss[r] = $3 - $5
+			maxbusy[r] = busy
 			next
 		}
-		cpu[r, $2] = marg
+		st[r, $2] = stream
+		wh[r, $2] = $5 ? ($8 - idle[r]) * 1e6 / $5 : 0
+		cl[r, $2] = $9
+		cw[r, $2] = $8 - idle[r]
+		ev[r, $2] = $5
+		good[r, $2] = ok
 		if (!(($2 + 0) in seenrate)) {
 			seenrate[$2 + 0] = 1
 			list[++m] = $2 + 0
@@ -350,37 +401,61 @@ awk -v order="$recorders" '
 		if (!ok && !(r in firstloss))
 			firstloss[r] = $2
 		if (ok && !(r in firstloss) && $4 >= 0.95 * $2) {
-			best[r] = $2; bestcpu[r] = marg
+			best[r] = $2; beststream[r] = stream; bestbusy[r] = busy
 		}
 	}
 	END {
 		nr = split(order, rec, " ")
-		printf "%-11s %13s %9s %9s %9s %10s %9s\n", "recorder",
-		       "no loss up to", "us/ev", "loss at", "max made/s",
-		       "max missing", "us/ev max"
-		for (i = 1; i <= nr; i++) {
-			r = rec[i]
-			z = r in best ? best[r] : "-"
-			if (maxok[r] && !(r in firstloss))
-				z = ">=" int(maxrate[r])
-			printf "%-11s %13s %9.2f %9s %9d %10d %9.2f\n", r, z,
-			       bestcpu[r], r in firstloss ? firstloss[r] : "-",
-			       maxrate[r], maxmiss[r], maxcpu[r]
-		}
-		if (!("perf-record" in maxrate) || nr < 2)
-			exit
-		printf "\nmarginal recorder CPU per event, ehrecord / perf record, same run:\n"
-		printf "%-8s", "rung"
-		for (i = 1; i <= nr; i++)
-			if (rec[i] != "perf-record")
-				printf " %14s", "ehrecord " rec[i]
-		printf "\n"
 		for (a = 1; a <= m; a++)
 			for (b = a + 1; b <= m; b++)
 				if (list[b] < list[a]) {
 					t = list[a]; list[a] = list[b]; list[b] = t
 				}
-		list[++m] = "max"
+		# pooled over the rungs that every recorder passed
+		for (a = 1; a <= m; a++) {
+			all = 1
+			for (i = 1; i <= nr; i++)
+				if (!good[rec[i], list[a]])
+					all = 0
+			if (!all)
+				continue
+			npool++
+			for (i = 1; i <= nr; i++) {
+				r = rec[i]
+				pl[r] += cl[r, list[a]]
+				pw[r] += cw[r, list[a]]
+				pe[r] += ev[r, list[a]]
+			}
+		}
+		printf "%-11s %13s %6s %5s %8s %10s %8s %5s %7s %7s\n", "recorder",
+		       "no loss up to", "stream", "busy", "loss at", "max made/s",
+		       "max miss", "busy", "pooled", "(whole)"
+		for (i = 1; i <= nr; i++) {
+			r = rec[i]
+			z = r in best ? best[r] : "-"
+			if (maxok[r] && !(r in firstloss))
+				z = ">=" int(maxrate[r])
+			printf "%-11s %13s %6.2f %4.0f%% %8s %10d %8d %4.0f%% %7.2f %7.2f\n",
+			       r, z, beststream[r], bestbusy[r],
+			       r in firstloss ? firstloss[r] : "-", maxrate[r],
+			       maxmiss[r], maxbusy[r],
+			       pe[r] ? pl[r] * 1e6 / pe[r] : 0,
+			       pe[r] ? pw[r] * 1e6 / pe[r] : 0
+		}
+		printf "no loss up to: the highest rung passed with every rung below it, at 95%%\n"
+		printf "of its rate or more, with the recorder CPU per event (us) and busy there;\n"
+		printf "loss at: the first rung with an event missing; max: flat out; pooled:\n"
+		printf "CPU per event while streaming (and whole, less the idle run) over the\n"
+		printf "%d rungs that all recorders passed\n", npool
+		if (!("perf-record" in maxrate) || nr < 2)
+			exit
+		printf "\nrecorder CPU per event, ehrecord / perf record, same run (stream, whole):\n"
+		printf "%-8s", "rung"
+		for (i = 1; i <= nr; i++)
+			if (rec[i] != "perf-record")
+				printf " %19s", "ehrecord " rec[i]
+		printf "\n"
+		list[++m] = "pooled"
 		for (a = 1; a <= m; a++) {
 			k = list[a]
 			printf "%-8s", k
@@ -388,20 +463,21 @@ awk -v order="$recorders" '
 				r = rec[i]
 				if (r == "perf-record")
 					continue
-				if (k == "max") {
-					v = maxcpu[r]; base = maxcpu["perf-record"]
+				if (k == "pooled") {
+					x = pl[r]; y = pl["perf-record"]
+					v1 = x > 0 && y > 0 ? (x / pe[r]) / (y / pe["perf-record"]) : 0
+					x = pw[r]; y = pw["perf-record"]
+					v2 = x > 0 && y > 0 ? (x / pe[r]) / (y / pe["perf-record"]) : 0
 				} else {
-					v = cpu[r, k]; base = cpu["perf-record", k]
+					x = st[r, k]; y = st["perf-record", k]
+					v1 = x > 0 && y > 0 ? x / y : 0
+					x = wh[r, k]; y = wh["perf-record", k]
+					v2 = x > 0 && y > 0 ? x / y : 0
 				}
-				if (base > 0 && v > 0)
-					printf " %13.2fx", v / base
-				else
-					printf " %14s", "-"
+				printf "   %7.2fx %7.2fx", v1, v2
 			}
 			printf "\n"
 		}
 	}' results
-echo "(no loss up to: the highest rung passed with every rung below it, at 95% of"
-echo " the rate or more; loss at: the first rung with an event missing. Producer"
-echo " alone: ${alone_rate}/s. VM numbers are QEMU's: compare within the run.)"
+echo "(producer alone: ${alone_rate}/s. VM numbers are QEMU's: compare within a run)"
 exit $status
