@@ -12,16 +12,18 @@
 #
 # In the guest, bench/live-load writes bench/producer's event (86 bytes,
 # 5 fields, tracepoint EhBench_L4K1) at each rate of a ladder for
-# LIVE_SECONDS seconds, evenly (what is due every 1 ms), while one
-# recorder records every CPU:
+# LIVE_SECONDS seconds, evenly (what is due every 1 ms, or every tick of
+# a jiffies clock), while one recorder records every CPU:
 #
 #   nettrace     ehrecord -e EhBench_L4K1 (decodes each event, nettrace v6)
 #   perf         ehrecord -F perf -e EhBench_L4K1 (copies the records)
 #   perf-record  perf record -a -k monotonic -m 256 -e user_events:EhBench_L4K1
 #
 # All with a 1 MiB ring per CPU: ehrecord's default, and -m 256 pages of 4
-# KiB for perf (whose own default for root is 512 KiB). Each is started
-# before the load and stopped with SIGINT 0.2 s after it. A holder process
+# KiB for perf (whose default is 512 KiB, from perf_event_mlock_kb). Each
+# is started before the load and stopped with SIGINT 0.2 s after it. The
+# rings differ in when they wake the reader: ehrecord at a quarter full,
+# perf record at half (the kernel's default). A holder process
 # (live-load -H) keeps the tracepoint registered, as perf record needs it
 # to exist. The recorders run one after the other at each rung, so that
 # their numbers come from the same minute; the last rung ("max") writes
@@ -59,8 +61,9 @@
 #
 # The VM runs under QEMU (TCG unless hardware KVM is there): absolute
 # rates and times are QEMU's, and a busy host shows in them (a vCPU that
-# the host does not run is a stalled recorder, and its time is counted as
-# the guest's CPU time); compare the recorders within one run.
+# the host does not run stalls the recorder or the producer); compare the
+# recorders within one run, and run it more than once. The whole takes 6
+# to 9 minutes under TCG on 2 host cores, most of it ehdecode counting.
 #
 # Exit status: 0; 1 if a run failed (a recorder or ehdecode error, not a
 # loss); 77 with no VM kernel, no QEMU, or no user_events in the guest.
