@@ -95,10 +95,7 @@ static int usage_error(const char *what, const char *arg)
 }
 
 struct options {
-	const char **specs;
-	size_t nspecs;
-	const char *filter;
-	size_t buffer;
+	struct live_opts *live;	/* -e, --filter, --buffer-size */
 	int format;
 	unsigned int meta;
 	unsigned int reader_flags;
@@ -234,18 +231,13 @@ static int decode(const char *name, const struct options *o,
 static int decode_live(const struct options *o, struct ehd_writer *w,
 		       char **command)
 {
-	struct live_opts lo = {
-		.prog = prog,
-		.specs = o->specs,
-		.nspecs = o->nspecs,
-		.filter = o->filter,
-		.buffer = o->buffer,
-		.command = command,
-	};
+	struct live_opts *lo = o->live;
 	struct live l;
 	int ret;
 
-	ret = live_start(&l, &lo);
+	lo->prog = prog;
+	lo->command = command;
+	ret = live_start(&l, lo);
 	if (!ret)
 		ret = live_run_command(&l);
 	if (!ret)
@@ -254,15 +246,11 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 	return ret;
 }
 
-/* main() with the -e list: @specs has room for every argument. */
-static int run(int argc, char **argv, const char **specs)
+static int run(int argc, char **argv, struct live_opts *live)
 {
-	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_FILTER,
-	       OPT_BUFFER };
+	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT };
 	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
+		LIVE_LONGOPTS,
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "meta", required_argument, NULL, 'm' },
@@ -280,22 +268,17 @@ static int run(int argc, char **argv, const char **specs)
 		.reader_flags = EHD_READER_SORT_TIME,
 	};
 	struct ehd_writer *w;
-	int c, fd = STDOUT_FILENO, ret = 0, err, i;
+	const char *why;
+	int c, k, fd = STDOUT_FILENO, ret = 0, err, i;
 
-	o.specs = specs;
+	o.live = live;
 	while ((c = getopt_long(argc, argv, "e:F:o:m:s:hV", longopts, NULL)) != -1) {
+		k = live_option(live, c, optarg, &why);
+		if (k < 0)
+			return usage_error(why, optarg);
+		if (k)
+			continue;
 		switch (c) {
-		case 'e':
-			o.specs[o.nspecs++] = optarg;
-			break;
-		case OPT_FILTER:
-			o.filter = optarg;
-			break;
-		case OPT_BUFFER:
-			if (live_parse_kib(optarg, &o.buffer))
-				return usage_error("bad buffer size (KiB, 1 to 1048576)",
-						   optarg);
-			break;
 		case 'F':
 			if (!strcmp(optarg, "json"))
 				o.format = EHD_OUT_JSON;
@@ -346,9 +329,9 @@ static int run(int argc, char **argv, const char **specs)
 			return 2;
 		}
 	}
-	if (!o.nspecs && (o.filter || o.buffer))
+	if (!live->nspecs && (live->filter || live->buffer))
 		return usage_error("--filter and --buffer-size need -e", NULL);
-	if (optind == argc && !o.nspecs)
+	if (optind == argc && !live->nspecs)
 		return usage_error("no input file (use - for standard input)", NULL);
 
 	if (o.format == EHD_OUT_NETTRACE && (!o.output || !strcmp(o.output, "-")) &&
@@ -374,7 +357,7 @@ static int run(int argc, char **argv, const char **specs)
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 		return 1;
 	}
-	if (o.nspecs) {
+	if (live->nspecs) {
 		/* Live: what follows the options is the command to run. */
 		err = decode_live(&o, w, optind < argc ? argv + optind : NULL);
 		if (err)
@@ -406,14 +389,5 @@ static int run(int argc, char **argv, const char **specs)
 
 int main(int argc, char **argv)
 {
-	const char **specs = calloc((size_t)argc, sizeof(*specs));
-	int ret;
-
-	if (!specs) {
-		perror(prog);
-		return 1;
-	}
-	ret = run(argc, argv, specs);
-	free(specs);
-	return ret;
+	return live_main(argc, argv, run);
 }

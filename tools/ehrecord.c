@@ -137,38 +137,38 @@ static int make_normal(const char *output)
 	return !!err;
 }
 
-/* main() with the -e list: @specs has room for every argument. */
-static int run(int argc, char **argv, const char **specs)
+static int run(int argc, char **argv, struct live_opts *lo)
 {
-	enum { OPT_CIRCULAR = 256, OPT_BUFFER, OPT_FILTER, OPT_CLOCK };
+	enum { OPT_CIRCULAR = 256, OPT_CLOCK };
 	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
+		LIVE_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "circular", no_argument, NULL, OPT_CIRCULAR },
-		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
-		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct live_opts lo = { .prog = prog, .status = true };
 	const char *output = NULL;
 	struct ehd_writer *w = NULL;
 	bool perf = false;
 	struct live l;
-	int c, fd, ret, err;
+	const char *why;
+	int c, k, fd, ret, err;
 
-	lo.specs = specs;
+	lo->prog = prog;
+	lo->status = true;
 	while ((c = getopt_long(argc, argv, "e:o:F:gqhV", longopts,
 				NULL)) != -1) {
+		k = live_option(lo, c, optarg, &why);
+		if (k < 0)
+			return usage_error(why, optarg);
+		if (k)
+			continue;
 		switch (c) {
-		case 'e':
-			lo.specs[lo.nspecs++] = optarg;
-			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -182,28 +182,20 @@ static int run(int argc, char **argv, const char **specs)
 						   optarg);
 			break;
 		case 'g':
-			lo.flags |= EHD_SESSION_CALLCHAIN;
+			lo->flags |= EHD_SESSION_CALLCHAIN;
 			break;
 		case OPT_CIRCULAR:
-			lo.flags |= EHD_SESSION_CIRCULAR;
-			break;
-		case OPT_BUFFER:
-			if (live_parse_kib(optarg, &lo.buffer))
-				return usage_error("bad buffer size (KiB, 1 to 1048576)",
-						   optarg);
-			break;
-		case OPT_FILTER:
-			lo.filter = optarg;
+			lo->flags |= EHD_SESSION_CIRCULAR;
 			break;
 		case OPT_CLOCK:
 			if (!strcmp(optarg, "monotonic_raw"))
-				lo.flags |= EHD_SESSION_CLOCK_RAW;
+				lo->flags |= EHD_SESSION_CLOCK_RAW;
 			else if (strcmp(optarg, "monotonic"))
 				return usage_error("unknown clock (monotonic or monotonic_raw)",
 						   optarg);
 			break;
 		case 'q':
-			lo.status = false;
+			lo->status = false;
 			break;
 		case 'h':
 			usage(stdout);
@@ -217,17 +209,17 @@ static int run(int argc, char **argv, const char **specs)
 			return 2;
 		}
 	}
-	if (!lo.nspecs)
+	if (!lo->nspecs)
 		return usage_error("nothing to record: give -e SPEC", NULL);
 	if (optind < argc)
-		lo.command = argv + optind;
-	lo.cmdline = (const char *const *)argv;
-	lo.status = lo.status && isatty(STDERR_FILENO);
+		lo->command = argv + optind;
+	lo->cmdline = (const char *const *)argv;
+	lo->status = lo->status && isatty(STDERR_FILENO);
 	if (!output)
 		output = perf ? "perf.data" : "trace.nettrace";
 
 	/* The session first: a failed start leaves files as they were. */
-	if (live_start(&l, &lo)) {
+	if (live_start(&l, lo)) {
 		live_free(&l);
 		return 1;
 	}
@@ -273,7 +265,7 @@ static int run(int argc, char **argv, const char **specs)
 	}
 	if (!ret && perf)
 		ret = make_normal(output);
-	if (!ret && lo.status)
+	if (!ret && lo->status)
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	live_free(&l);
 	return ret;
@@ -281,14 +273,5 @@ static int run(int argc, char **argv, const char **specs)
 
 int main(int argc, char **argv)
 {
-	const char **specs = calloc((size_t)argc, sizeof(*specs));
-	int ret;
-
-	if (!specs) {
-		perror(prog);
-		return 1;
-	}
-	ret = run(argc, argv, specs);
-	free(specs);
-	return ret;
+	return live_main(argc, argv, run);
 }

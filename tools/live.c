@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,17 +55,46 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int live_parse_kib(const char *arg, size_t *bytes)
+int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 {
 	unsigned long long v;
 	char *end;
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || !v || v > 1024ull * 1024)
-		return -1;
-	*bytes = (size_t)v * 1024;
-	return 0;
+	switch (c) {
+	case 'e':
+		o->specs[o->nspecs++] = arg;
+		return 1;
+	case LIVE_OPT_FILTER:
+		o->filter = arg;
+		return 1;
+	case LIVE_OPT_BUFFER:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || !v || v > 1024ull * 1024) {
+			*why = "bad buffer size (KiB, 1 to 1048576)";
+			return -1;
+		}
+		o->buffer = (size_t)v * 1024;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int live_main(int argc, char **argv,
+	      int (*run)(int argc, char **argv, struct live_opts *o))
+{
+	struct live_opts o = { .prog = argv[0] };
+	int ret;
+
+	o.specs = calloc((size_t)argc, sizeof(*o.specs));
+	if (!o.specs) {
+		perror(argv[0]);
+		return 1;
+	}
+	ret = run(argc, argv, &o);
+	free(o.specs);
+	return ret;
 }
 
 /* Run the command; its exec failure comes back through a pipe. */

@@ -22,6 +22,7 @@
 #define EH_TOOLS_LIVE_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -54,8 +55,27 @@ struct live {
 	struct ehd_writer *w;		/* while writing events */
 };
 
-/* A parsed "--buffer-size KiB": 0 and the bytes, or -1. */
-int live_parse_kib(const char *arg, size_t *bytes);
+/* The options of a live session both tools take, for getopt_long(). */
+#define LIVE_OPT_FILTER 0x4c01
+#define LIVE_OPT_BUFFER 0x4c02
+#define LIVE_LONGOPTS \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "filter", required_argument, NULL, LIVE_OPT_FILTER }, \
+	{ "buffer-size", required_argument, NULL, LIVE_OPT_BUFFER }
+
+/*
+ * live_option() - take -e, --filter or --buffer-size into @o
+ * Return: 1 when taken, 0 when @c is another option, -1 for a bad value
+ * (the usage error's text in *@why).
+ */
+int live_option(struct live_opts *o, int c, const char *arg, const char **why);
+
+/*
+ * live_main() - run a tool's @run with room for every -e in its options
+ * (freed after, whichever way @run returns)
+ */
+int live_main(int argc, char **argv,
+	      int (*run)(int argc, char **argv, struct live_opts *o));
 
 /* Set up the session and start it; 0, or 1 (printed). */
 int live_start(struct live *l, const struct live_opts *o);

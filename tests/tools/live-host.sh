@@ -6,7 +6,7 @@
 #  - sched:sched_process_fork and sched:sched_process_exec recorded around
 #    a child (perf.data and nettrace): the child's fork, its two execs, its
 #    pid, and the thread names (-m comm) before and after each exec; perf
-#    script reads the perf.data;
+#    script reads the perf.data; FILE.old, -g and --clock as perf sees them;
 #  - the same live with ehdecode -e ... -- COMMAND;
 #  - without permission (uid 65534) or without tracefs (a mount namespace
 #    without it): one line saying what is missing, exit 1.
@@ -96,6 +96,27 @@ for fmt in perf nettrace; do
 	want "perf script: true $pid exec'd /bin/true" "$tmp/script" \
 		"^ +true +$pid .*sched:sched_process_exec: filename=/bin/true"
 done
+
+# An existing output is kept as FILE.old; -g records call chains and
+# --clock the clock (both as perf reads them).
+"$rec" -q -F perf -g --clock monotonic_raw -o "$tmp/rec.perf" \
+	-e sched:sched_process_exec -- /bin/true 2>"$tmp/err" ||
+	bad "ehrecord -g --clock: exit $?: $(head -n 2 "$tmp/err")"
+if [ -s "$tmp/rec.perf.old" ] && cmp -s "$tmp/rec.perf.old" "$tmp/rec.perf"; then
+	bad "the second recording did not replace the first"
+elif [ -s "$tmp/rec.perf.old" ]; then
+	ok "an existing output is kept as FILE.old"
+else
+	bad "no FILE.old after recording over a file"
+fi
+if command -v perf >/dev/null; then
+	perf script -i "$tmp/rec.perf" >"$tmp/script" 2>/dev/null
+	want "-g: the exec sample has a call chain" "$tmp/script" \
+		'^[[:space:]]+[0-9a-f]{6,} '
+	perf report --header-only -i "$tmp/rec.perf" >"$tmp/header" 2>/dev/null
+	want "--clock monotonic_raw: perf reads clock 4" "$tmp/header" \
+		'clockid: monotonic_raw \(4\)'
+fi
 
 # Live, printed as it comes.
 "$dec" -F jsonl -m all -e sched:sched_process_exec -- "${child[@]}" \
