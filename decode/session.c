@@ -974,14 +974,6 @@ static size_t snapshot_ring(struct ehd_session *s, size_t ring)
 	return s->out.len - start;
 }
 
-static bool ring_has_data(const struct ehd_session *s, size_t ring)
-{
-	const struct perf_event_mmap_page *meta = s->rings[ring].base;
-
-	return __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE) !=
-	       meta->data_tail;
-}
-
 /* One pass over the rings, ended by a round record. */
 static void read_rings(struct ehd_session *s)
 {
@@ -1021,13 +1013,14 @@ EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
 	}
 	if (s->out_pos < s->out.len)
 		return 1;
-	if (!(s->flags & EHD_SESSION_CIRCULAR)) {
-		for (i = 0; i < s->nrings; i++)
-			if (ring_has_data(s, i))
-				return 1;
-		if (s->empty_rounds < 2)
-			return 1;	/* rounds still to end */
-	}
+	/*
+	 * Rings are read when a quarter full (the kernel's wakeup) or when
+	 * the wait ends, not whenever they hold a record: fewer, larger
+	 * passes. One empty pass after data asks for a second at once, which
+	 * lets a reader give out the last events it holds.
+	 */
+	if (!(s->flags & EHD_SESSION_CIRCULAR) && s->empty_rounds == 1)
+		return 1;
 	wait = timeout_ms;
 	if (s->has_provider && (wait < 0 || wait > (int)(RESCAN_NS / 1000000)))
 		wait = (int)(RESCAN_NS / 1000000);

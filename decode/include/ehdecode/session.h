@@ -191,9 +191,11 @@ EHD_API int ehd_session_start(struct ehd_session *s);
  * @s: a started session
  * @timeout_ms: the most to wait; -1 for no limit
  *
- * Also looks for new tracepoints of provider specs, and returns at once
- * when data are waiting to be read. Not in circular mode: there it only
- * sleeps and looks for tracepoints.
+ * Also looks for new tracepoints of provider specs. Returns at once when
+ * stream bytes are waiting to be read; otherwise when a ring is a quarter
+ * full (the kernel wakes it) or the wait ends, so that the rings are read
+ * in few, large passes. In circular mode it only sleeps and looks for
+ * tracepoints.
  *
  * Return: 1 when there is something to read, 0 on timeout, -EINTR when a
  * signal came, or another negative errno.
