@@ -85,13 +85,17 @@ pid_u=$!
 exec 5<>u.ctl 6<>u.ack
 
 # enable NAME PID CTLFD ACKFD: enable, wait (up to 60 s, while perf runs)
-# for the acknowledgement.
+# for the acknowledgement. A read that times out keeps what it had read so
+# far ("ac" when the second ends inside "ack\n"): collect the pieces, so
+# that the line's end alone, read next, is not taken for a wrong answer.
 enable() {
-	local ack='' i
+	local ack='' line i
 
 	echo enable >&"$3"
 	for ((i = 0; i < 60; i++)); do
-		read -r -t 1 -u "$4" ack && break
+		line=
+		read -r -t 1 -u "$4" line && { ack+=$line; break; }
+		ack+=$line
 		kill -0 "$2" 2>/dev/null || break
 	done
 	if [ "$ack" != ack ]; then
