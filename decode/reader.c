@@ -73,6 +73,9 @@ struct ehd_reader {
 	struct ehd__perf_sample sample;
 	struct ehd_trace_info info;
 	struct ehd_reader_stats stats;
+	uint64_t lost_stream;	/* sum of LOST records */
+	uint64_t lost_samples;	/* sum of LOST_SAMPLES records of events */
+	bool have_lost_samples;
 
 	int err;
 	uint64_t err_off;
@@ -467,19 +470,43 @@ static void dat_event(struct ehd_reader *r, const struct ehd__dat_record *rec)
 	ev->name_len = rec->tracepoint_len;
 }
 
-/* Count what LOST and LOST_SAMPLES records say. */
+#ifndef PERF_RECORD_MISC_LOST_SAMPLES_BPF
+#define PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
+#endif
+
+/* The dummy event that carries side-band records (COMM, FORK, ...). */
+static bool sideband_desc(const struct ehd__perf_event_desc *d)
+{
+	return d && d->attr.type == PERF_TYPE_SOFTWARE &&
+	       d->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
+/*
+ * Count what LOST and LOST_SAMPLES records say. The kernel reports a full
+ * ring's losses in LOST records as it goes; perf record (6.0 and later)
+ * and our session add, at the end, a LOST_SAMPLES record per event with
+ * that event's whole count (PERF_FORMAT_LOST), reported or not. Summing
+ * both would count the same losses twice: once LOST_SAMPLES records are
+ * seen, they alone give the number. Those of the side-band dummy event
+ * are not events, and those with the BPF flag were filtered out on
+ * purpose (perf record --filter), not lost.
+ */
 static void count_lost(struct ehd_reader *r, const struct ehd__perf_record *rec)
 {
 	const uint8_t *p = (const uint8_t *)rec->data + 8;
 	int big = ehd__perf_session(r->perf)->big_endian;
 
 	if (rec->type == PERF_RECORD_LOST && rec->size >= 24) {
-		r->stats.lost += ehd__load_uint(p + 8, 8, big);
+		r->lost_stream += ehd__load_uint(p + 8, 8, big);
 		r->stats.lost_records++;
-	} else if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16) {
-		r->stats.lost += ehd__load_uint(p, 8, big);
+	} else if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16 &&
+		   !(rec->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF)) {
+		r->have_lost_samples = true;
+		if (!rec->has_sample || !sideband_desc(rec->sample.desc))
+			r->lost_samples += ehd__load_uint(p, 8, big);
 		r->stats.lost_records++;
 	}
+	r->stats.lost = r->have_lost_samples ? r->lost_samples : r->lost_stream;
 }
 
 static bool task_record(uint32_t type)

@@ -1098,35 +1098,64 @@ EHD_API int ehd_session_snapshot(struct ehd_session *s)
 }
 
 /*
- * Samples the kernel dropped but has not reported in a LOST record yet
- * (it reports them with its next record, and there is none after the
- * stop): each event's lost count (PERF_FORMAT_LOST) against the reports.
+ * put_lost_samples() - a LOST_SAMPLES record for event @id on @ring saying
+ * it lost @n records in the whole session. Layout: header, lost, then
+ * sample_id (pid/tid, time, cpu, identifier).
  */
-static void report_unreported_lost(struct ehd_session *s)
+static void put_lost_samples(struct ehd_session *s, const struct ring *ring,
+			     uint64_t id, uint64_t n)
+{
+	uint64_t rec[6];
+
+	rec[0] = PERF_RECORD_LOST_SAMPLES | (uint64_t)sizeof(rec) << 48;
+	rec[1] = n;
+	rec[2] = 0;
+	rec[3] = now_ns(s->clockid);
+	rec[4] = (uint64_t)ring->cpu;
+	rec[5] = id;
+	ehd__buf_put(&s->out, rec, sizeof(rec));
+}
+
+/* The lost count of event @fd (read_format ID | LOST), 0 if unknown. */
+static uint64_t read_lost(int fd)
+{
+	uint64_t v[3];
+
+	if (fd < 0 || read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return v[2];
+}
+
+/*
+ * At the stop, as perf record does: each event's whole lost count
+ * (PERF_FORMAT_LOST) in a LOST_SAMPLES record, including what the kernel
+ * had not reported yet (it reports a full ring's losses with its next
+ * record, and there is none after the stop). Readers take these totals
+ * instead of the LOST records. The dummy event's count is of side-band
+ * records (COMM, FORK, EXIT): written, but not counted as events here.
+ */
+static void write_lost_samples(struct ehd_session *s)
 {
 	size_t i, k;
 
 	if (!s->format_lost)
 		return;
 	for (i = 0; i < s->nrings; i++) {
-		uint64_t total = 0, v[3], rec[6];
+		uint64_t n, events = 0;
 
-		for (k = 0; k < s->ntps; k++)
-			if (s->tps[k]->fds &&
-			    read(s->tps[k]->fds[i], v, sizeof(v)) ==
-			    (ssize_t)sizeof(v))
-				total += v[2];
-		if (total <= s->lost[i])
-			continue;
-		/* { header, lost, sample_id: pid/tid, time, cpu, identifier } */
-		rec[0] = PERF_RECORD_LOST_SAMPLES | (uint64_t)sizeof(rec) << 48;
-		rec[1] = total - s->lost[i];
-		rec[2] = 0;
-		rec[3] = now_ns(s->clockid);
-		rec[4] = (uint64_t)s->rings[i].cpu;
-		rec[5] = s->rings[i].id;
-		ehd__buf_put(&s->out, rec, sizeof(rec));
-		s->lost[i] = total;
+		n = read_lost(s->rings[i].fd);
+		if (n)
+			put_lost_samples(s, &s->rings[i], s->rings[i].id, n);
+		for (k = 0; k < s->ntps; k++) {
+			if (!s->tps[k]->fds)
+				continue;
+			n = read_lost(s->tps[k]->fds[i]);
+			if (n)
+				put_lost_samples(s, &s->rings[i],
+						 s->tps[k]->ids[i], n);
+			events += n;
+		}
+		s->lost[i] = events;
 	}
 }
 
@@ -1149,7 +1178,7 @@ EHD_API int ehd_session_stop(struct ehd_session *s)
 	if (s->mapped) {
 		s->empty_rounds = 0;
 		read_rings(s);
-		report_unreported_lost(s);
+		write_lost_samples(s);
 		ehd__ps_finished_round(&s->out);
 	}
 	s->bytes += s->out.len - before;

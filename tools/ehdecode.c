@@ -144,7 +144,7 @@ static void report_counts(const char *name, struct ehd_reader *r)
 		fprintf(stderr, "%s: %s: %llu events lost (gaps in sequence numbers)\n",
 			prog, name, (unsigned long long)st.lost);
 	else if (st.lost)
-		fprintf(stderr, "%s: %s: %llu events lost (%llu LOST records from the kernel)\n",
+		fprintf(stderr, "%s: %s: %llu events lost (from %llu LOST and LOST_SAMPLES records)\n",
 			prog, name, (unsigned long long)st.lost,
 			(unsigned long long)st.lost_records);
 	if (st.unknown_id)

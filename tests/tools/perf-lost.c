@@ -2,8 +2,9 @@
 /*
  * perf-lost - write to standard output a small pipe-mode perf.data with
  * what a tool must not drop silently: two events, two samples, one of
- * them with an id that no event has, then a PERF_RECORD_LOST (7 lost) and a
- * PERF_RECORD_LOST_SAMPLES (2 lost).
+ * them with an id that no event has, then the same 7 losses reported twice,
+ * as perf record 6.x does: a PERF_RECORD_LOST from the kernel while
+ * recording, then a PERF_RECORD_LOST_SAMPLES with the total at the end.
  */
 #include <stdio.h>
 #include <linux/perf_event.h>
@@ -54,7 +55,7 @@ int main(void)
 	w8(&x, 7);
 	rec_end(&x, at);
 	at = rec_begin(&x, PERF_RECORD_LOST_SAMPLES);
-	w8(&x, 2);
+	w8(&x, 7);
 	rec_end(&x, at);
 	ok = fwrite(x.b.p, 1, x.b.len, stdout) == x.b.len && !fflush(stdout);
 	free(x.b.p);

@@ -11,7 +11,7 @@
 #  - --filter is applied by the kernel;
 #  - --circular keeps the newest events;
 #  - a tiny buffer with a stopped recorder: events decoded + events
-#    reported lost = events written;
+#    reported lost = events written (and so for perf record's files);
 #  - perf record on the same run gives the events ehdecode printed live;
 #  - SIGINT at random moments (20 runs) leaves a valid file;
 #  - without permission or without tracefs: one clear line, exit 1.
@@ -128,6 +128,37 @@ if [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ $((got + lost)) = 8000 ] &&
 	ok "losses counted: $got decoded + $lost lost = 8000 written, and ehdecode counts the same ($(cat err6))"
 else
 	bad "losses: $got decoded, lost '${lost}', ehdecode '${dlost}' (want a sum of 8000): $(cat err6 err6d)"
+fi
+
+# 6b. ... and in perf record's files, which report the same losses twice:
+# in LOST records as they happen and in LOST_SAMPLES totals at the end.
+# perf enables its events after the -D delay, then says so. It needs the
+# tracepoints to exist: they are created through dynamic_events, with the
+# fields of every EventHeader tracepoint (EH_COMMAND_TYPES); the kernel
+# removes them when they are no longer used.
+rm -f t6p.data
+tps6=(EhExample_Alpha_L4K1 EhExample_Alpha_L5K2 EhExample_Beta_L3K1 EhExample_Beta_L2K10)
+for tp in "${tps6[@]}"; do
+	echo "u:$tp u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level" \
+		>>/sys/kernel/tracing/dynamic_events
+done
+perf record -D 300 -m 2 -a -o t6p.data \
+	-e user_events:EhExample_Alpha_L4K1,user_events:EhExample_Alpha_L5K2 \
+	-e user_events:EhExample_Beta_L3K1,user_events:EhExample_Beta_L2K10 \
+	>/dev/null 2>err6p &
+pid=$!
+for k in $(seq 300); do grep -q 'Events enabled' err6p && break; sleep 0.1; done
+kill -STOP $pid
+"$ex" 2000 >/dev/null
+kill -CONT $pid
+kill -INT $pid
+wait $pid
+got=$("$dec" -F jsonl t6p.data 2>err6d | wc -l)
+dlost=$(sed -n 's/.*: \([0-9]*\) events lost.*/\1/p' err6d)
+if [ -n "$dlost" ] && [ "$dlost" -gt 0 ] && [ $((got + dlost)) = 8000 ]; then
+	ok "perf record's losses counted once: $got decoded + $dlost lost = 8000 written ($(cat err6d))"
+else
+	bad "perf record's losses: $got decoded, ehdecode says lost '${dlost}' (want a sum of 8000): $(cat err6p err6d)"
 fi
 
 # 7. perf record on the same run sees what ehdecode printed live

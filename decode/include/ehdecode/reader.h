@@ -123,8 +123,11 @@ struct ehd_trace_info {
  * struct ehd_reader_stats - counts since the input was opened
  * @events: events given out
  * @records: records read (perf: all record types; nettrace: event rows)
- * @lost: events the kernel reported lost (PERF_RECORD_LOST and
- *	PERF_RECORD_LOST_SAMPLES); nettrace: gaps in sequence numbers
+ * @lost: events the kernel reported lost: the sum of the
+ *	PERF_RECORD_LOST_SAMPLES records (each event's total, written at the
+ *	end by perf record and ehrecord) when there are any, else of the
+ *	PERF_RECORD_LOST records (which also count lost side-band records);
+ *	nettrace: gaps in sequence numbers
  * @lost_records: LOST and LOST_SAMPLES records seen
  * @not_eventheader: events of EventHeader tracepoints whose data are not
  *	a valid EventHeader event (given out as classic events, with
