@@ -8,6 +8,7 @@
 
 #include <ehdecode/enumerator.h>
 
+struct ehd__procs;
 struct ehd__tracefs_types;
 struct ehd_event;
 
@@ -20,6 +21,8 @@ struct ehd_event;
  * @fields: a reader that walks the fields itself (nettrace): starts @en
  *	on them, or NULL
  * @ctx: for @fields
+ * @procs: the reader's processes and mappings (EHD_READER_SYSTEM), for
+ *	ehd_event_frames(), or NULL
  */
 struct ehd__event_internal {
 	const struct ehd_enum *identified;
@@ -27,6 +30,7 @@ struct ehd__event_internal {
 	int (*fields)(void *ctx, const struct ehd_event *ev,
 		      struct ehd_enum *en, unsigned int flags);
 	void *ctx;
+	struct ehd__procs *procs;
 };
 
 #endif /* EHD_EVENT_INT_H */

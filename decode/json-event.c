@@ -362,6 +362,55 @@ static void put_time(struct ehd_buf *b, int64_t t,
 	}
 }
 
+/* Frames attributed at a time: more are rendered as bare addresses. */
+#define FRAMES_MAX 256
+
+/* The last path component of @path. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/*
+ * "stack": [frame, ...], innermost first, each "MODULE+0xOFFSET" (the
+ * file's own numbering, as addr2line takes it) followed by " SYMBOL+0xOFF"
+ * when the function is known, or "0xADDRESS" when no mapping holds it.
+ */
+static void put_stack(struct writer *w, const struct ehd_event *ev)
+{
+	struct ehd_frame f[FRAMES_MAX];
+	int n = ehd_event_frames(ev, f, FRAMES_MAX), i;
+
+	sep(w);
+	key(w, "stack", 5, 0);
+	w_open(w, '[', 1);
+	for (i = 0; i < n; i++) {
+		sep(w);
+		ehd__buf_putc(w->b, '"');
+		if (f[i].module) {
+			const char *m = base_name(f[i].module);
+
+			ehd__json_escape(w->b, m, strlen(m));
+			ehd__buf_printf(w->b, "+0x%llx",
+					(unsigned long long)f[i].offset);
+		} else {
+			ehd__buf_printf(w->b, "0x%llx",
+					(unsigned long long)f[i].ip);
+		}
+		if (f[i].symbol) {
+			ehd__buf_putc(w->b, ' ');
+			ehd__json_escape(w->b, f[i].symbol,
+					 strlen(f[i].symbol));
+			ehd__buf_printf(w->b, "+0x%llx",
+					(unsigned long long)f[i].symbol_offset);
+		}
+		ehd__buf_putc(w->b, '"');
+	}
+	w_close(w, ']');
+}
+
 static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		     const struct ehd__json_context *ctx, unsigned int meta)
 {
@@ -398,6 +447,8 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 		put_str_meta(w, "comm", ev->comm);
 		put_str_meta(w, "process", ev->process);
 	}
+	if ((has & EHD_CTX_CALLCHAIN) && (meta & EHD_META_STACK))
+		put_stack(w, ev);
 	if (!info) {
 		w_close(w, '}');
 		return;
@@ -522,7 +573,7 @@ static int json_object(struct ehd_buf *b, struct ehd_enum *en,
 	}
 	if (meta & (info ? ~(EHD_META_N | EHD_META_COMMON) :
 		    (EHD_META_TIME | EHD_META_CPU | EHD_META_PID |
-		     EHD_META_TID | EHD_META_COMM)))
+		     EHD_META_TID | EHD_META_COMM | EHD_META_STACK)))
 		put_meta(&w, info, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');

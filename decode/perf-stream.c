@@ -672,6 +672,77 @@ size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid)
 	return count;
 }
 
+/* One line of /proc/PID/maps, executable: its MMAP2 record. */
+static bool put_map(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
+		    uint32_t pid, const char *line)
+{
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min, prot = 0;
+	char perms[8], *name;
+	int used = 0;
+	size_t at, from;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end,
+		   perms, &pgoff, &maj, &min, &ino, &used) < 7 || !used ||
+	    strlen(perms) < 4 || perms[2] != 'x' || end <= start)
+		return false;
+	name = (char *)line + used;
+	name[strcspn(name, "\n")] = 0;
+	if (!*name)
+		name = (char *)"//anon";
+	prot |= perms[0] == 'r' ? 1 : 0;	/* PROT_READ */
+	prot |= perms[1] == 'w' ? 2 : 0;	/* PROT_WRITE */
+	prot |= 4;				/* PROT_EXEC */
+	at = rec_begin(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put_u32(b, pid);
+	put_u32(b, pid);
+	put_u64(b, start);
+	put_u64(b, end - start);
+	put_u64(b, pgoff);
+	put_u32(b, maj);
+	put_u32(b, min);
+	put_u64(b, ino);
+	put_u64(b, 0);				/* ino_generation */
+	put_u32(b, prot);
+	put_u32(b, perms[3] == 's' ? 1 : 2);	/* MAP_SHARED : MAP_PRIVATE */
+	from = b->len;
+	ehd__buf_put(b, name, strlen(name) + 1);
+	pad8(b, from);
+	put_sample_id(b, sid, pid, pid);
+	rec_end(b, at);
+	return true;
+}
+
+size_t ehd__ps_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid)
+{
+	char path[32], *line = NULL;
+	struct dirent *pe;
+	size_t cap = 0, count = 0;
+	uint32_t pid;
+	DIR *proc;
+	FILE *fp;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((pe = readdir(proc))) {
+		pid = proc_id(pe->d_name);
+		if (!pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+		fp = fopen(path, "re");
+		if (!fp)
+			continue;	/* gone, or not ours to read */
+		while (getline(&line, &cap, fp) > 0)
+			if (put_map(b, sid, pid, line))
+				count++;
+		fclose(fp);
+	}
+	free(line);
+	closedir(proc);
+	return count;
+}
+
 void ehd__ps_finished_round(struct ehd_buf *b)
 {
 	size_t at = rec_begin(b, EHD__PERF_RECORD_FINISHED_ROUND, 0);

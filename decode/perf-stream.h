@@ -180,6 +180,19 @@ struct ehd__ps_sample_id {
 size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid);
 
 /**
+ * ehd__ps_maps() - a PERF_RECORD_MMAP2 for every executable mapping of
+ * every process in /proc/PID/maps (start, length, file offset, device,
+ * inode, protection, file name), as "perf record" synthesizes them at the
+ * start; misc PERF_RECORD_MISC_USER. Processes that vanish or cannot be
+ * read are left out.
+ * @b: the stream
+ * @sid: the trailer to write after each
+ *
+ * Return: the number of mappings.
+ */
+size_t ehd__ps_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid);
+
+/**
  * ehd__ps_finished_round() - a FINISHED_ROUND record: readers may sort
  * and give out the samples up to the latest time seen before the
  * previous one

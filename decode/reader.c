@@ -21,7 +21,10 @@
 #include "ehd-bytes.h"
 #include "event-int.h"
 #include "nettrace-read.h"
+#include <traceevent/event-parse.h>
+
 #include "perf-file.h"
+#include "procs.h"
 #include "threads.h"
 #include "tracefs-fields.h"
 
@@ -32,6 +35,9 @@
 struct held {
 	uint64_t time;
 	uint32_t type;		/* PERF_RECORD_* */
+	uint16_t misc;
+	uint32_t cpu;
+	uint64_t fields;	/* the sample_id fields there are */
 	uint64_t seq;
 	uint64_t offset;
 	size_t at;		/* in the arena */
@@ -51,6 +57,8 @@ struct ehd_reader {
 	struct ehd_enum *en;	/* identifies EventHeader events */
 	struct ehd_session *session;
 	struct ehd__threads threads;	/* names from COMM, FORK records */
+	struct ehd__procs *procs;	/* EHD_READER_SYSTEM */
+	struct ehd_system sys;		/* ev.system */
 
 	/* sorting */
 	struct ehd_buf arena;	/* copies of held records, 8-byte aligned */
@@ -110,7 +118,8 @@ EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags)
 {
 	struct ehd_reader *r;
 
-	if (flags & ~(EHD_READER_SORT_TIME | EHD_READER_STRICT)) {
+	if (flags & ~(EHD_READER_SORT_TIME | EHD_READER_STRICT |
+		      EHD_READER_SYSTEM)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -120,7 +129,10 @@ EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags)
 	r->flags = flags;
 	r->fd = -1;
 	r->en = ehd_enum_new();
-	if (!r->en) {
+	if (flags & EHD_READER_SYSTEM)
+		r->procs = ehd__procs_new();
+	if (!r->en || ((flags & EHD_READER_SYSTEM) && !r->procs)) {
+		ehd_enum_free(r->en);
 		free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -139,6 +151,7 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 		close(r->fd);
 	ehd_enum_free(r->en);
 	ehd__threads_free(&r->threads);
+	ehd__procs_free(r->procs);
 	ehd__buf_free(&r->arena);
 	ehd__buf_free(&r->spare);
 	free(r->held);
@@ -390,7 +403,11 @@ static int identify(struct ehd_reader *r, struct ehd_event *ev,
 	return 0;
 }
 
-static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
+static bool system_sample(struct ehd_reader *r,
+			  const struct ehd__perf_sample *s);
+
+/* The event of sample @s; false when it gives none (EHD_READER_SYSTEM). */
+static bool sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 			 uint64_t offset)
 {
 	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
@@ -400,6 +417,7 @@ static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 
 	memset(ev, 0, sizeof(*ev));
 	memset(&r->internal, 0, sizeof(r->internal));
+	r->internal.procs = r->procs;
 	ev->internal = &r->internal;
 	ev->source_offset = offset;
 	ev->long_size = ses->tracing_long_size ? ses->tracing_long_size : 8;
@@ -434,19 +452,98 @@ static void sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 		r->stats.unknown_id++;
 		ev->kind = EHD_EVENT_RAW;
 		ev->provider = ev->name = ev->tracepoint = "";
-		return;
+		return true;
 	}
+	if (r->procs && system_sample(r, s))
+		return ev->kind == EHD_EVENT_SAMPLE;
 	ev->tep_event = d->tep_event;
 	ev->tracepoint = d->tp_name ? d->tp_name : "";
 	ev->tracepoint_len = strlen(ev->tracepoint);
 	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size &&
 	    !identify(r, ev, raw + d->eh_offset,
 		      s->raw_size - (uint32_t)d->eh_offset))
-		return;
+		return true;
 	ev->kind = d->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
 	if (d->tep_event)
 		r->internal.types = types_of(r, d, ev->long_size);
 	split_name(ev, d->name ? d->name : "");
+	return true;
+}
+
+static void universal(struct ehd_event *ev, const char *provider,
+		      const char *name)
+{
+	ev->provider = provider;
+	ev->provider_len = strlen(provider);
+	ev->name = ev->tracepoint = name;
+	ev->name_len = ev->tracepoint_len = strlen(name);
+	ev->data = ev->record = NULL;
+	ev->size = ev->record_size = 0;
+}
+
+/* A field of sched_switch, or -1. */
+static long long switch_field(const struct ehd__perf_sample *s,
+			      const char *name)
+{
+	struct tep_format_field *f;
+	unsigned long long v;
+
+	f = tep_find_field(s->desc->tep_event, name);
+	if (!f || !s->raw || f->offset + f->size > (int)s->raw_size ||
+	    tep_read_number_field(f, s->raw, &v))
+		return -1;
+	return (long long)v;
+}
+
+/*
+ * EHD_READER_SYSTEM: cpu-clock and task-clock samples are "cpu" samples;
+ * sched_switch becomes "cswitch" (ev->kind EHD_EVENT_SAMPLE), or nothing
+ * (ev->kind 0) when the thread that comes was not seen leaving. Return:
+ * false for any other sample.
+ */
+static bool system_sample(struct ehd_reader *r,
+			  const struct ehd__perf_sample *s)
+{
+	const struct ehd__perf_event_desc *d = s->desc;
+	struct ehd_event *ev = &r->ev;
+	long long prev, next;
+	const uint64_t *stack;
+	uint64_t off;
+	size_t n;
+
+	if (d->attr.type == PERF_TYPE_SOFTWARE &&
+	    (d->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	     d->attr.config == PERF_COUNT_SW_TASK_CLOCK)) {
+		ev->kind = EHD_EVENT_SAMPLE;
+		ev->value = 1;
+		universal(ev, "Universal.Events", "cpu");
+		return true;
+	}
+	if (!d->tep_event || !d->name || strcmp(d->name, "sched:sched_switch"))
+		return false;
+	prev = switch_field(s, "prev_pid");
+	next = switch_field(s, "next_pid");
+	if (prev < 0 || next < 0)
+		return false;
+	ev->kind = 0;
+	if (!ehd__procs_switch(r->procs, s->time, (uint32_t)prev,
+			       (uint32_t)next, s->callchain,
+			       (size_t)s->callchain_count, &off, &stack, &n) ||
+	    !next)
+		return true;
+	ev->kind = EHD_EVENT_SAMPLE;
+	ev->value = off;
+	ev->tid = (uint32_t)next;
+	ev->pid = ehd__threads_pid(&r->threads, ev->tid);
+	if (!ev->pid)
+		ev->pid = ev->tid;
+	ev->comm = ehd__threads_name(&r->threads, ev->tid);
+	ev->process = ehd__threads_name(&r->threads, ev->pid);
+	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
+	ev->callchain = stack;
+	ev->callchain_count = n;
+	universal(ev, "Universal.Events", "cswitch");
+	return true;
 }
 
 static void dat_event(struct ehd_reader *r, const struct ehd__dat_record *rec)
@@ -509,18 +606,73 @@ static void count_lost(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	r->stats.lost = r->have_lost_samples ? r->lost_samples : r->lost_stream;
 }
 
-static bool task_record(uint32_t type)
+/* A record that changes names (and with EHD_READER_SYSTEM, processes). */
+static bool task_record(const struct ehd_reader *r, uint32_t type)
 {
-	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK;
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
+	       (r->procs && (type == PERF_RECORD_EXIT ||
+			     type == PERF_RECORD_MMAP ||
+			     type == PERF_RECORD_MMAP2));
 }
 
-/* A COMM or FORK record (@data, file byte order): names change. */
-static void apply_task(struct ehd_reader *r, uint32_t type, const void *data,
-		       size_t size)
+/*
+ * The system event of a side-band record, in r->ev: time, and pid/tid
+ * from its sample_id when it has one.
+ */
+static void system_event(struct ehd_reader *r, const struct held *sid)
 {
+	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
+	struct ehd_event *ev = &r->ev;
+
+	memset(ev, 0, sizeof(*ev));
+	memset(&r->internal, 0, sizeof(r->internal));
+	r->internal.procs = r->procs;
+	ev->internal = &r->internal;
+	ev->source_offset = sid->offset;
+	ev->kind = EHD_EVENT_SYSTEM;
+	ev->system = &r->sys;
+	ev->long_size = 8;
+	ev->big_endian = ses->big_endian;
+	ev->context = EHD_CTX_PID;
+	ev->pid = ev->tid = r->sys.pid;
+	if (sid->fields & PERF_SAMPLE_TIME) {
+		ev->context |= EHD_CTX_TIME;
+		ev->time = sid->time;
+		if (ses->has_clock_offset) {
+			ev->context |= EHD_CTX_TIME_UTC;
+			ev->time = ehd__perf_time_to_utc(r->perf, sid->time);
+		}
+	}
+	if (sid->fields & PERF_SAMPLE_CPU) {
+		ev->context |= EHD_CTX_CPU;
+		ev->cpu = sid->cpu;
+	}
+	ev->comm = ev->process = ehd__threads_name(&r->threads, ev->pid);
+	universal(ev, "Universal.System",
+		  r->sys.kind == EHD_SYSTEM_PROCESS_CREATE ? "ProcessCreate" :
+		  r->sys.kind == EHD_SYSTEM_PROCESS_EXIT ? "ProcessExit" :
+		  r->sys.kind == EHD_SYSTEM_MAPPING ? "ProcessMapping" :
+		  "ExistingProcess");
+}
+
+/*
+ * A side-band record (@data, file byte order): names change, and with
+ * EHD_READER_SYSTEM processes and mappings. Return: true when it gives a
+ * system event (in r->ev).
+ */
+static bool apply_task(struct ehd_reader *r, const struct held *h,
+		       const void *data, size_t size)
+{
+	uint32_t type = h->type;
+	uint16_t misc = h->misc;
 	const uint8_t *p = (const uint8_t *)data + 8;
 	int big = ehd__perf_session(r->perf)->big_endian;
 	size_t n = size - 8;
+	bool sys = false;
+
+	if (r->procs && ehd__procs_record(r->procs, type, misc, p, n, big,
+					  &r->threads, &r->sys))
+		sys = true;
 
 	if (type == PERF_RECORD_COMM && n > 8) {
 		const char *comm = (const char *)p + 8;
@@ -534,6 +686,9 @@ static void apply_task(struct ehd_reader *r, uint32_t type, const void *data,
 				  (uint32_t)ehd__load_uint(p + 8, 4, big),
 				  (uint32_t)ehd__load_uint(p + 12, 4, big));
 	}
+	if (sys)
+		system_event(r, h);
+	return sys;
 }
 
 static int cmp_held(const void *a, const void *b)
@@ -560,6 +715,9 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	}
 	h = &r->held[r->nheld++];
 	h->type = rec->type;
+	h->misc = rec->misc;
+	h->cpu = rec->sample.cpu;
+	h->fields = rec->sample.fields;
 	h->time = rec->sample.time;
 	if (h->time > r->max_time)
 		r->max_time = h->time;
@@ -628,16 +786,18 @@ static int drain(struct ehd_reader *r)
 			return keep_rest(r);
 		}
 		h = &r->held[r->next_held++];
-		if (!task_record(h->type))
-			break;
-		apply_task(r, h->type, r->arena.p + h->at, h->size);
+		if (task_record(r, h->type)) {
+			if (apply_task(r, h, r->arena.p + h->at, h->size))
+				return 1;
+			continue;
+		}
+		err = ehd__perf_parse_sample(r->perf, r->arena.p + h->at,
+					     h->offset, &r->sample);
+		if (err)
+			return perf_fail(r, err);
+		if (sample_event(r, &r->sample, h->offset))
+			return 1;
 	}
-	err = ehd__perf_parse_sample(r->perf, r->arena.p + h->at, h->offset,
-				     &r->sample);
-	if (err)
-		return perf_fail(r, err);
-	sample_event(r, &r->sample, h->offset);
-	return 1;
 }
 
 /* A FINISHED_ROUND record: give out what is complete. */
@@ -684,20 +844,33 @@ static int perf_next(struct ehd_reader *r)
 			end_round(r);
 			continue;
 		}
-		if (task_record(rec->type)) {
+		if (task_record(r, rec->type)) {
 			/* Names change in time order with the samples. */
 			if (!sort || !rec->has_sample ||
-			    !(rec->sample.fields & PERF_SAMPLE_TIME))
-				apply_task(r, rec->type, rec->data, rec->size);
-			else if ((ret = hold(r, rec)))
+			    !(rec->sample.fields & PERF_SAMPLE_TIME)) {
+				struct held h = {
+					.type = rec->type, .misc = rec->misc,
+					.offset = rec->offset,
+				};
+
+				if (rec->has_sample) {
+					h.fields = rec->sample.fields;
+					h.time = rec->sample.time;
+					h.cpu = rec->sample.cpu;
+				}
+				if (apply_task(r, &h, rec->data, rec->size))
+					return 1;
+			} else if ((ret = hold(r, rec))) {
 				return ret;
+			}
 			continue;
 		}
 		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
 			continue;
 		if (!sort) {
-			sample_event(r, &rec->sample, rec->offset);
-			return 1;
+			if (sample_event(r, &rec->sample, rec->offset))
+				return 1;
+			continue;
 		}
 		ret = hold(r, rec);
 		if (ret)

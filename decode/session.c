@@ -46,6 +46,7 @@ struct spec {
 	enum spec_kind kind;
 	char *system;
 	char *event;		/* SPEC_PROVIDER: the provider name */
+	bool callchain;		/* "/stacks": its samples carry stacks */
 };
 
 /* A tracepoint being collected: one perf event per ring. */
@@ -54,6 +55,7 @@ struct tp {
 	char *event;
 	uint64_t config;	/* its tracefs id */
 	bool eventheader;	/* user_events with an EventHeader name */
+	bool callchain;		/* its samples carry call chains */
 	int *fds;
 	uint64_t *ids;
 };
@@ -78,6 +80,11 @@ struct ehd_session {
 	bool has_provider;
 	struct tp **tps;
 	size_t ntps;
+	unsigned int hz;	/* CPU sampling frequency, 0 for none */
+	bool off_cpu;		/* sched_switch with stacks */
+	bool maps;		/* mappings: MMAP2 records, /proc maps */
+	int *clock_fds;		/* cpu-clock events by ring */
+	uint64_t *clock_ids;
 	struct ring *rings;
 	size_t nrings;
 	uint64_t *lost;		/* by ring */
@@ -188,13 +195,13 @@ static bool name_chars(const char *p, size_t n)
 	return n > 0;
 }
 
-EHD_API int ehd_session_add(struct ehd_session *s, const char *spec)
+/* ehd_session_add() for @spec without its "/stacks". */
+static int add_spec(struct ehd_session *s, const char *spec, bool callchain)
 {
 	const char *colon = strchr(spec, ':');
 	struct spec *v, sp = { 0 };
 
-	if (s->state != NEW)
-		return fail(s, -EBUSY, "the session has started");
+	sp.callchain = callchain;
 	if (colon) {
 		if (!name_chars(spec, (size_t)(colon - spec)) ||
 		    !*(colon + 1) || strchr(colon + 1, ':') ||
@@ -228,6 +235,47 @@ EHD_API int ehd_session_add(struct ehd_session *s, const char *spec)
 	}
 	s->specs = v;
 	s->specs[s->nspecs++] = sp;
+	return 0;
+}
+
+EHD_API int ehd_session_add(struct ehd_session *s, const char *spec)
+{
+	const char *slash = strchr(spec, '/');
+	char *copy;
+	int err;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (!slash)
+		return add_spec(s, spec, false);
+	if (strcmp(slash, "/stacks"))
+		return fail(s, -EINVAL,
+			    "bad spec '%s': the only suffix is /stacks", spec);
+	copy = strndup(spec, (size_t)(slash - spec));
+	if (!copy)
+		return fail(s, -ENOMEM, "out of memory");
+	err = add_spec(s, copy, true);
+	free(copy);
+	return err;
+}
+
+EHD_API int ehd_session_set_cpu_sampling(struct ehd_session *s,
+					 unsigned int hz)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (hz > EHD_SESSION_HZ_MAX)
+		return fail(s, -EINVAL, "sampling frequency %u Hz: want 1 to %u",
+			    hz, EHD_SESSION_HZ_MAX);
+	s->hz = hz;
+	return 0;
+}
+
+EHD_API int ehd_session_set_off_cpu(struct ehd_session *s, bool on)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	s->off_cpu = on;
 	return 0;
 }
 
@@ -339,6 +387,11 @@ EHD_API void ehd_session_free(struct ehd_session *s)
 	for (i = 0; i < s->ntps; i++)
 		free_tp(s->tps[i], s->nrings);
 	free(s->tps);
+	for (i = 0; s->clock_fds && i < s->nrings; i++)
+		if (s->clock_fds[i] >= 0)
+			close(s->clock_fds[i]);
+	free(s->clock_fds);
+	free(s->clock_ids);
 	for (i = 0; i < s->nrings; i++) {
 		if (s->rings[i].base)
 			munmap(s->rings[i].base, s->page + s->size);
@@ -499,6 +552,23 @@ static void dummy_attr(const struct ehd_session *s, struct perf_event_attr *a)
 	a->comm = 1;
 	a->comm_exec = 1;
 	a->task = 1;
+	if (s->maps) {
+		/* executable mappings, with file names (MMAP2) */
+		a->mmap = 1;
+		a->mmap2 = 1;
+	}
+}
+
+/* CPU sampling: the cpu-clock software event at @hz, with stacks. */
+static void clock_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	base_attr(s, a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->freq = 1;
+	a->sample_freq = s->hz;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN |
+			  PERF_SAMPLE_PERIOD;
 }
 
 static void tp_attr(const struct ehd_session *s, const struct tp *t,
@@ -514,7 +584,7 @@ static void tp_attr(const struct ehd_session *s, const struct tp *t,
 	 */
 	a->disabled = 0;
 	a->sample_type |= PERF_SAMPLE_RAW;
-	if (s->flags & EHD_SESSION_CALLCHAIN)
+	if ((s->flags & EHD_SESSION_CALLCHAIN) || t->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 }
 
@@ -655,7 +725,7 @@ static bool have_tp(const struct ehd_session *s, const char *system,
 
 /* Add system:event (it exists: @config is its id), opened. */
 static int add_tp(struct ehd_session *s, const char *system, const char *event,
-		  uint64_t config, struct tp **tpp)
+		  uint64_t config, bool callchain, struct tp **tpp)
 {
 	struct tp **v, *t = calloc(1, sizeof(*t));
 	size_t plen;
@@ -666,6 +736,7 @@ static int add_tp(struct ehd_session *s, const char *system, const char *event,
 	t->system = strdup(system);
 	t->event = strdup(event);
 	t->config = config;
+	t->callchain = callchain;
 	t->eventheader = !strcmp(system, "user_events") &&
 			 ehd__session_eh_name(event, &plen);
 	v = realloc(s->tps, (s->ntps + 1) * sizeof(*v));
@@ -717,19 +788,20 @@ static int describe_formats(struct ehd_session *s)
 	return 0;
 }
 
-/* Does user_events:@event belong to a provider spec? */
-static bool provider_wants(const struct ehd_session *s, const char *event)
+/* The provider spec user_events:@event belongs to, or NULL. */
+static const struct spec *provider_wants(const struct ehd_session *s,
+					 const char *event)
 {
 	size_t plen, i;
 
 	if (!ehd__session_eh_name(event, &plen))
-		return false;
+		return NULL;
 	for (i = 0; i < s->nspecs; i++)
 		if (s->specs[i].kind == SPEC_PROVIDER &&
 		    strlen(s->specs[i].event) == plen &&
 		    !memcmp(s->specs[i].event, event, plen))
-			return true;
-	return false;
+			return &s->specs[i];
+	return NULL;
 }
 
 /*
@@ -747,11 +819,11 @@ static int scan_providers(struct ehd_session *s)
 	if (!list)
 		return 0;	/* no user_events yet */
 	for (i = 0; list[i] && !err; i++) {
+		const struct spec *sp = provider_wants(s, list[i]);
 		uint64_t id;
 		struct tp *t;
 
-		if (!provider_wants(s, list[i]) ||
-		    have_tp(s, "user_events", list[i]))
+		if (!sp || have_tp(s, "user_events", list[i]))
 			continue;
 		err = tracepoint_id(s, "user_events", list[i], &id);
 		if (err == -ENOENT) {
@@ -759,7 +831,8 @@ static int scan_providers(struct ehd_session *s)
 			continue;
 		}
 		if (!err)
-			err = add_tp(s, "user_events", list[i], id, &t);
+			err = add_tp(s, "user_events", list[i], id,
+				     sp->callchain, &t);
 	}
 	tracefs_list_free(list);
 	if (err || s->state != STARTED || first == s->ntps)
@@ -792,7 +865,66 @@ static int add_exact(struct ehd_session *s, const struct spec *sp)
 			    sp->system, sp->event, tracefs_tracing_dir());
 	if (err)
 		return err;
-	return add_tp(s, sp->system, sp->event, id, &t);
+	return add_tp(s, sp->system, sp->event, id, sp->callchain, &t);
+}
+
+static bool is_sched_switch(const char *system, const char *event)
+{
+	return !strcmp(system, "sched") && !strcmp(event, "sched_switch");
+}
+
+/*
+ * Before the start: what the options imply. --off-cpu is sched_switch
+ * with the stack of the thread that leaves the CPU; stacks need the
+ * mappings to be of use.
+ */
+static void plan_system(struct ehd_session *s)
+{
+	size_t i;
+
+	s->maps = s->hz || s->off_cpu || (s->flags & EHD_SESSION_CALLCHAIN);
+	for (i = 0; i < s->nspecs; i++) {
+		if (s->off_cpu && s->specs[i].kind == SPEC_TRACEPOINT &&
+		    is_sched_switch(s->specs[i].system, s->specs[i].event))
+			s->specs[i].callchain = true;
+		if (s->specs[i].callchain)
+			s->maps = true;
+	}
+}
+
+static int add_off_cpu(struct ehd_session *s)
+{
+	struct spec sp = { .kind = SPEC_TRACEPOINT, .system = (char *)"sched",
+			   .event = (char *)"sched_switch", .callchain = true };
+
+	return add_exact(s, &sp);
+}
+
+/* CPU sampling: a cpu-clock event on every ring, enabled with the rings. */
+static int open_clock(struct ehd_session *s)
+{
+	struct perf_event_attr a;
+	size_t i;
+
+	s->clock_fds = malloc(s->nrings * sizeof(*s->clock_fds));
+	s->clock_ids = calloc(s->nrings, sizeof(*s->clock_ids));
+	if (!s->clock_fds || !s->clock_ids)
+		return fail(s, -ENOMEM, "out of memory");
+	for (i = 0; i < s->nrings; i++)
+		s->clock_fds[i] = -1;
+	clock_attr(s, &a);
+	for (i = 0; i < s->nrings; i++) {
+		int fd = perf_open(&a, s->rings[i].cpu);
+
+		if (fd < 0)
+			return perf_fail(s, errno, "cpu-clock (CPU sampling)");
+		s->clock_fds[i] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &s->clock_ids[i]))
+			return fail(s, -errno, "cpu-clock: cannot share the ring: %s",
+				    strerror(errno));
+	}
+	return 0;
 }
 
 /* The stream's first records: machine, events, formats, threads. */
@@ -826,6 +958,11 @@ static int describe_session(struct ehd_session *s)
 	ehd__ps_attr(&s->out, &a, ids, s->nrings);
 	free(ids);
 	ehd__ps_event_name(&s->out, s->rings[0].id, "dummy:u");
+	if (s->clock_ids) {
+		clock_attr(s, &a);
+		ehd__ps_attr(&s->out, &a, s->clock_ids, s->nrings);
+		ehd__ps_event_name(&s->out, s->clock_ids[0], "cpu-clock");
+	}
 	for (i = 0; i < s->ntps; i++)
 		describe_tp(s, s->tps[i]);
 	err = describe_formats(s);
@@ -835,6 +972,8 @@ static int describe_session(struct ehd_session *s)
 	sid.id = s->rings[0].id;
 	sid.time = now_ns(s->clockid);
 	ehd__ps_threads(&s->out, &sid);
+	if (s->maps)
+		ehd__ps_maps(&s->out, &sid);
 	ehd__ps_finished_round(&s->out);
 	return 0;
 }
@@ -846,8 +985,9 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 
 	if (s->state != NEW)
 		return fail(s, -EBUSY, "the session has started already");
-	if (!s->nspecs)
+	if (!s->nspecs && !s->hz && !s->off_cpu)
 		return fail(s, -EINVAL, "no tracepoints to collect");
+	plan_system(s);
 	err = check_tracefs(s);
 	if (err)
 		return err;
@@ -855,12 +995,18 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 	for (i = 0; i < s->nspecs && !err; i++)
 		if (s->specs[i].kind == SPEC_TRACEPOINT)
 			err = add_exact(s, &s->specs[i]);
+	if (!err && s->off_cpu)
+		err = add_off_cpu(s);
 	if (!err && s->has_provider)
 		err = scan_providers(s);
+	if (!err && s->hz)
+		err = open_clock(s);
 	if (!err)
 		err = describe_session(s);
 	for (i = 0; i < s->nrings && !err; i++)
-		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0) ||
+		    (s->clock_fds &&
+		     ioctl(s->clock_fds[i], PERF_EVENT_IOC_ENABLE, 0)))
 			err = fail(s, -errno, "cannot enable: %s",
 				   strerror(errno));
 	if (!err && s->out.err)
@@ -1146,6 +1292,13 @@ static void write_lost_samples(struct ehd_session *s)
 		n = read_lost(s->rings[i].fd);
 		if (n)
 			put_lost_samples(s, &s->rings[i], s->rings[i].id, n);
+		if (s->clock_fds) {
+			n = read_lost(s->clock_fds[i]);
+			if (n)
+				put_lost_samples(s, &s->rings[i],
+						 s->clock_ids[i], n);
+			events += n;
+		}
 		for (k = 0; k < s->ntps; k++) {
 			if (!s->tps[k]->fds)
 				continue;
@@ -1170,6 +1323,9 @@ EHD_API int ehd_session_stop(struct ehd_session *s)
 			if (s->tps[k]->fds[i] >= 0)
 				ioctl(s->tps[k]->fds[i], PERF_EVENT_IOC_DISABLE,
 				      0);
+	for (i = 0; s->clock_fds && i < s->nrings; i++)
+		if (s->clock_fds[i] >= 0)
+			ioctl(s->clock_fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	for (i = 0; i < s->nrings; i++)
 		if (s->rings[i].base)
 			ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);

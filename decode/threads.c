@@ -79,6 +79,13 @@ const char *ehd__threads_name(const struct ehd__threads *t, uint32_t tid)
 	return th && th->comm[0] ? th->comm : NULL;
 }
 
+uint32_t ehd__threads_pid(const struct ehd__threads *t, uint32_t tid)
+{
+	const struct ehd__thread *th = find(t, tid);
+
+	return th ? th->pid : 0;
+}
+
 void ehd__threads_free(struct ehd__threads *t)
 {
 	ehd__table_free(&t->by_tid);

@@ -47,6 +47,9 @@ void ehd__threads_fork(struct ehd__threads *t, uint32_t pid, uint32_t tid,
 /* The name of thread @tid, or NULL when no record named it. */
 const char *ehd__threads_name(const struct ehd__threads *t, uint32_t tid);
 
+/* The process of thread @tid, or 0 when no record named it. */
+uint32_t ehd__threads_pid(const struct ehd__threads *t, uint32_t tid);
+
 void ehd__threads_free(struct ehd__threads *t);
 
 #endif /* EHD_THREADS_H */

@@ -70,6 +70,7 @@ static const struct {
 	{ "common", EHD_META_COMMON },
 	{ "default", EHD_META_DEFAULT },
 	{ "comm", EHD_META_COMM },
+	{ "stack", EHD_META_STACK },
 	{ "all", EHD_META_ALL },
 	{ "none", 0 },
 };

@@ -41,7 +41,9 @@ static void usage(FILE *f)
 "                       fields level, opcode, id, tag, version and\n"
 "                       eventheader_flags: \"id == 7 && opcode != 2\"\n"
 "      --buffer-size=KiB  ring buffer per CPU (default 1024)\n"
-"Events lost because a ring was full are counted on standard error.\n"
+LIVE_HELP_SYSTEM
+"Any SPEC followed by /stacks records stacks with its events. Events lost\n"
+"because a ring was full are counted on standard error.\n"
 "\n"
 "Inputs, recognised by their content:\n"
 "  perf.data from \"perf record\", normal or pipe mode, either byte order,\n"
@@ -60,10 +62,18 @@ static void usage(FILE *f)
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
 "                       tag activity relatedActivity provider event options\n"
-"                       flags common comm, or default (n..relatedActivity),\n"
-"                       all, none; \"common\" adds the common_* fields of\n"
-"                       classic tracepoints, \"comm\" thread and process\n"
-"                       names (from perf's COMM records, nettrace threads)\n"
+"                       flags common comm stack, or default\n"
+"                       (n..relatedActivity), all, none; \"common\" adds the\n"
+"                       common_* fields of classic tracepoints, \"comm\"\n"
+"                       thread and process names (from perf's COMM records,\n"
+"                       nettrace threads), \"stack\" the stack of each event\n"
+"                       as \"module+0xOFFSET function+0xOFF\", innermost\n"
+"                       first (functions from the modules' ELF symbols)\n"
+"      --system         perf input: also processes and their mappings\n"
+"                       (Universal.System events), CPU samples as\n"
+"                       Universal.Events \"cpu\", and sched_switch as\n"
+"                       \"cswitch\" with the time the thread was off the CPU\n"
+"                       (on with --cpu-sampling or --off-cpu)\n"
 "  -s, --sort=ORDER     time  time order, as perf sorts it (by rounds) (default)\n"
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
@@ -248,7 +258,7 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 
 static int run(int argc, char **argv, struct live_opts *live)
 {
-	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT };
+	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_SYSTEM };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "format", required_argument, NULL, 'F' },
@@ -258,6 +268,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 		{ "field-tags", no_argument, NULL, OPT_FIELD_TAGS },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -317,6 +328,9 @@ static int run(int argc, char **argv, struct live_opts *live)
 		case OPT_STRICT:
 			o.reader_flags |= EHD_READER_STRICT;
 			break;
+		case OPT_SYSTEM:
+			o.reader_flags |= EHD_READER_SYSTEM;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -329,9 +343,13 @@ static int run(int argc, char **argv, struct live_opts *live)
 			return 2;
 		}
 	}
-	if (!live->nspecs && (live->filter || live->buffer))
+	if (live->hz || live->off_cpu) {
+		o.reader_flags |= EHD_READER_SYSTEM;
+		live->live = true;
+	}
+	if (!live->live && (live->filter || live->buffer))
 		return usage_error("--filter and --buffer-size need -e", NULL);
-	if (optind == argc && !live->nspecs)
+	if (optind == argc && !live->live)
 		return usage_error("no input file (use - for standard input)", NULL);
 
 	if (o.format == EHD_OUT_NETTRACE && (!o.output || !strcmp(o.output, "-")) &&
@@ -357,7 +375,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 		return 1;
 	}
-	if (live->nspecs) {
+	if (live->live) {
 		/* Live: what follows the options is the command to run. */
 		err = decode_live(&o, w, optind < argc ? argv + optind : NULL);
 		if (err)

@@ -40,6 +40,7 @@ static void usage(FILE *f)
 "  Provider             every tracepoint of that provider, also those that\n"
 "                       appear while recording (looked for every 100 ms)\n"
 "  system:event         any tracepoint (sched:sched_process_exec)\n"
+"followed by /stacks, for the user and kernel stack of each of its events.\n"
 "\n"
 "Options:\n"
 "  -e, --event=SPEC     record SPEC (repeatable)\n"
@@ -50,6 +51,7 @@ static void usage(FILE *f)
 "                       perf   perf.data, for perf script and ehdecode (in\n"
 "                              pipe mode while recording, rewritten at the end)\n"
 "  -g, --call-graph     record the user and kernel call chain of each event\n"
+LIVE_HELP_SYSTEM
 "      --circular       flight recorder: keep only the newest events (as many\n"
 "                       as the buffers hold); they are written at SIGUSR2 and\n"
 "                       at the end\n"
@@ -209,8 +211,13 @@ static int run(int argc, char **argv, struct live_opts *lo)
 			return 2;
 		}
 	}
-	if (!lo->nspecs)
-		return usage_error("nothing to record: give -e SPEC", NULL);
+	if (!lo->live)
+		return usage_error("nothing to record: give -e SPEC, --cpu-sampling or --off-cpu",
+				   NULL);
+	/* The Universal.* encoding of samples in nettrace is not written yet. */
+	if ((lo->hz || lo->off_cpu) && !perf)
+		return usage_error("--cpu-sampling and --off-cpu record to perf.data only for now: add -F perf",
+				   NULL);
 	if (optind < argc)
 		lo->command = argv + optind;
 	lo->cmdline = (const char *const *)argv;

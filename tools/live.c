@@ -63,6 +63,7 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 	switch (c) {
 	case 'e':
 		o->specs[o->nspecs++] = arg;
+		o->live = true;
 		return 1;
 	case LIVE_OPT_FILTER:
 		o->filter = arg;
@@ -75,6 +76,24 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 			return -1;
 		}
 		o->buffer = (size_t)v * 1024;
+		return 1;
+	case LIVE_OPT_SAMPLING:
+		o->live = true;
+		o->hz = 1000;
+		if (!arg)
+			return 1;
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || !v ||
+		    v > EHD_SESSION_HZ_MAX) {
+			*why = "bad sampling frequency (Hz, 1 to 100000)";
+			return -1;
+		}
+		o->hz = (unsigned int)v;
+		return 1;
+	case LIVE_OPT_OFF_CPU:
+		o->live = true;
+		o->off_cpu = true;
 		return 1;
 	default:
 		return 0;
@@ -167,6 +186,10 @@ int live_start(struct live *l, const struct live_opts *o)
 		err = ehd_session_set_buffer(l->s, o->buffer);
 	if (!err && o->cmdline)
 		err = ehd_session_set_cmdline(l->s, o->cmdline);
+	if (!err && o->hz)
+		err = ehd_session_set_cpu_sampling(l->s, o->hz);
+	if (!err && o->off_cpu)
+		err = ehd_session_set_off_cpu(l->s, true);
 	if (!err)
 		err = ehd_session_start(l->s);
 	if (err) {

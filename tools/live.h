@@ -38,6 +38,9 @@ struct live_opts {
 	char **command;		/* argv to run, NULL for none */
 	const char *const *cmdline;	/* recorded as the command line */
 	bool status;		/* a status line on a terminal's stderr */
+	unsigned int hz;	/* --cpu-sampling, 0 for none */
+	bool off_cpu;		/* --off-cpu */
+	bool live;		/* any of -e, --cpu-sampling, --off-cpu */
 };
 
 struct live {
@@ -58,13 +61,25 @@ struct live {
 /* The options of a live session both tools take, for getopt_long(). */
 #define LIVE_OPT_FILTER 0x4c01
 #define LIVE_OPT_BUFFER 0x4c02
+#define LIVE_OPT_SAMPLING 0x4c03
+#define LIVE_OPT_OFF_CPU 0x4c04
 #define LIVE_LONGOPTS \
 	{ "event", required_argument, NULL, 'e' }, \
 	{ "filter", required_argument, NULL, LIVE_OPT_FILTER }, \
-	{ "buffer-size", required_argument, NULL, LIVE_OPT_BUFFER }
+	{ "buffer-size", required_argument, NULL, LIVE_OPT_BUFFER }, \
+	{ "cpu-sampling", optional_argument, NULL, LIVE_OPT_SAMPLING }, \
+	{ "off-cpu", no_argument, NULL, LIVE_OPT_OFF_CPU }
+
+/* The help text of those options. */
+#define LIVE_HELP_SYSTEM \
+"      --cpu-sampling[=HZ]  sample every CPU HZ times a second (default 1000)\n" \
+"                       with user and kernel stacks\n" \
+"      --off-cpu        record context switches with the stack where each\n" \
+"                       thread left the CPU (sched:sched_switch)\n"
 
 /*
- * live_option() - take -e, --filter or --buffer-size into @o
+ * live_option() - take -e, --filter, --buffer-size, --cpu-sampling or
+ * --off-cpu into @o
  * Return: 1 when taken, 0 when @c is another option, -1 for a bad value
  * (the usage error's text in *@why).
  */

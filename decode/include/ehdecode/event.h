@@ -45,6 +45,50 @@ enum ehd_event_kind {
 	EHD_EVENT_TRACEFS = 2,		/* a classic tracepoint with a format */
 	EHD_EVENT_RAW = 3,		/* bytes of unknown layout */
 	EHD_EVENT_NETTRACE = 4,		/* typed by nettrace metadata */
+	EHD_EVENT_SAMPLE = 5,		/* a weighted stack: @value */
+	EHD_EVENT_SYSTEM = 6,		/* a process or mapping: @system */
+};
+
+/*
+ * Events of kind EHD_EVENT_SAMPLE and EHD_EVENT_SYSTEM come from perf
+ * input read with EHD_READER_SYSTEM, named as PerfView's universal
+ * providers name them (docs/system-traces.md):
+ *  - provider "Universal.Events": "cpu", a CPU sample (@value 1), and
+ *    "cswitch", a thread switched in (@tid) after @value ns off the CPU,
+ *    with the stack where it had left it (from sched:sched_switch);
+ *  - provider "Universal.System": "ExistingProcess" (there at the start,
+ *    or renamed by exec), "ProcessCreate", "ProcessExit", "ProcessMapping"
+ *    (an executable mapping). Their pid is @pid.
+ * Their fields (ehd_event_fields()) are: Value; NamespaceId and Name;
+ * none; Id, ProcessId, StartAddress, EndAddress, FileOffset, FileName.
+ */
+enum ehd_system_kind {
+	EHD_SYSTEM_EXISTING_PROCESS = 0,
+	EHD_SYSTEM_PROCESS_CREATE = 1,
+	EHD_SYSTEM_PROCESS_EXIT = 2,
+	EHD_SYSTEM_MAPPING = 3,
+};
+
+/**
+ * struct ehd_system - a process or mapping change
+ * @kind: enum ehd_system_kind
+ * @pid: the process
+ * @name: the process name (EXISTING_PROCESS, PROCESS_CREATE), NUL-terminated
+ * @mapping_id: MAPPING: a number no other mapping of the input has
+ * @start: MAPPING: first address
+ * @end: MAPPING: address after the last
+ * @file_offset: MAPPING: offset in the file of @start
+ * @file_name: MAPPING: the file ("//anon", "[vdso]" ... for others)
+ */
+struct ehd_system {
+	int kind;
+	uint32_t pid;
+	const char *name;
+	uint64_t mapping_id;
+	uint64_t start;
+	uint64_t end;
+	uint64_t file_offset;
+	const char *file_name;
 };
 
 /* ehd_event.context: which context members are valid. */
@@ -103,6 +147,8 @@ struct ehd__event_internal;
  * @decode_reason: with @decode_error, the reason
  * @decode_offset: with @decode_error, the offset in the EventHeader data
  * @internal: libehdecode's own (what the reader already worked out)
+ * @value: kind EHD_EVENT_SAMPLE: the weight (see above)
+ * @system: kind EHD_EVENT_SYSTEM: what changed
  */
 struct ehd_event {
 	enum ehd_event_kind kind;
@@ -144,7 +190,62 @@ struct ehd_event {
 	const char *decode_reason;
 	uint64_t decode_offset;
 	const struct ehd__event_internal *internal;
+	uint64_t value;
+	const struct ehd_system *system;
 };
+
+/* ehd_frame.kind */
+#define EHD_FRAME_USER		1	/* an address in a process */
+#define EHD_FRAME_KERNEL	2	/* an address in the kernel */
+
+/**
+ * struct ehd_frame - one address of a stack, attributed
+ * @ip: the address
+ * @kind: EHD_FRAME_*
+ * @module: the mapped file ("[kernel.kallsyms]" for the kernel), or NULL
+ *	when no mapping holds @ip
+ * @offset: @ip in the numbering of the module's ELF file (what addr2line
+ *	takes); for the kernel, @ip
+ * @symbol: the function, or NULL when unknown
+ * @symbol_offset: @ip - the function's start
+ * @symbol_start: the function's first address in the process (for
+ *	@symbol), the process numbering of @ip
+ * @symbol_end: the address after its last (@symbol_start when its size
+ *	is unknown)
+ * @mapping_id: the ehd_system.mapping_id of the mapping, 0 for none (and
+ *	for the kernel)
+ */
+struct ehd_frame {
+	uint64_t ip;
+	int kind;
+	const char *module;
+	uint64_t offset;
+	const char *symbol;
+	uint64_t symbol_offset;
+	uint64_t symbol_start;
+	uint64_t symbol_end;
+	uint64_t mapping_id;
+};
+
+/**
+ * ehd_event_frames() - the addresses of an event's stack, attributed to
+ * files and functions
+ * @ev: an event from a perf input read with EHD_READER_SYSTEM (others
+ *	have no mappings: every frame then has @module NULL)
+ * @frames: gets up to @max frames, innermost first; perf's context
+ *	markers are left out
+ * @max: room in @frames
+ *
+ * Mappings are those of the event's process at its time (perf's MMAP and
+ * MMAP2 records, /proc maps synthesized at the start); function names
+ * come from the ELF symbol tables of the mapped files on this machine
+ * (libdw/libelf; debug files are not looked for) and /proc/kallsyms.
+ * Names stay valid while the reader lives.
+ *
+ * Return: the number of frames (at most @max), or a negative errno.
+ */
+EHD_API int ehd_event_frames(const struct ehd_event *ev,
+			     struct ehd_frame *frames, size_t max);
 
 /* ehd_event_fields() flags. */
 #define EHD_FIELDS_COMMON	0x1u	/* classic: include common_* fields */

@@ -75,6 +75,16 @@ extern "C" {
  *	more, and the like. How the writer's output is checked.
  */
 #define EHD_READER_STRICT	0x2u
+/*
+ * EHD_READER_SYSTEM: perf input: also give out what a system trace needs
+ *	(see ehdecode/event.h): processes and their executable mappings as
+ *	events of kind EHD_EVENT_SYSTEM (from COMM, FORK, EXIT, MMAP and
+ *	MMAP2 records), cpu-clock and task-clock samples as "cpu" samples,
+ *	and each sched:sched_switch as a "cswitch" sample of the thread that
+ *	comes (a switch to a thread not seen leaving before is not given
+ *	out); stacks can then be attributed with ehd_event_frames().
+ */
+#define EHD_READER_SYSTEM	0x4u
 
 /* What ehd_reader_kind() says. */
 enum ehd_input_kind {

@@ -66,6 +66,7 @@
 #ifndef EHDECODE_SESSION_H
 #define EHDECODE_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -137,11 +138,45 @@ EHD_API void ehd_session_free(struct ehd_session *s);
  *	  tracepoint (registered by the session if it does not exist);
  *	- "MyProvider": every "MyProvider_L*K*" tracepoint, now and later;
  *	- "system:event": any tracepoint ("sched:sched_process_exec",
- *	  "user_events:MyProvider_L4K1").
+ *	  "user_events:MyProvider_L4K1");
+ *	- any of these followed by "/stacks": its samples carry the user and
+ *	  kernel call chain (EHD_SESSION_CALLCHAIN does so for all).
  *
  * Return: 0, -EINVAL for a malformed spec, -EBUSY once started.
  */
 EHD_API int ehd_session_add(struct ehd_session *s, const char *spec);
+
+/* Most CPU samples per second per CPU that ehd_session_set_cpu_sampling() takes. */
+#define EHD_SESSION_HZ_MAX 100000u
+
+/**
+ * ehd_session_set_cpu_sampling() - sample every CPU @hz times a second
+ * @s: the session, not started
+ * @hz: samples per second per CPU (the cpu-clock software event, so it
+ *	works in virtual machines too); 0 for none
+ *
+ * Each sample ("cpu-clock") carries the time, cpu, pid, tid, the period
+ * (ns since the previous one) and the user and kernel call chain. With
+ * CPU sampling, off-CPU stacks or any call chains, the stream also has
+ * the executable mappings of every process: MMAP2 records from
+ * /proc/PID/maps at the start, then the kernel's for each new one, so
+ * that a reader can attribute addresses to files.
+ *
+ * Return: 0, -EINVAL above EHD_SESSION_HZ_MAX, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_cpu_sampling(struct ehd_session *s,
+					 unsigned int hz);
+
+/**
+ * ehd_session_set_off_cpu() - record where threads wait
+ * @s: the session, not started
+ * @on: collect sched:sched_switch with the call chain of the thread that
+ *	leaves the CPU (ehd_reader_open_session() with EHD_READER_SYSTEM
+ *	turns the switches into "cswitch" events: see ehdecode/reader.h)
+ *
+ * Return: 0, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_off_cpu(struct ehd_session *s, bool on);
 
 /**
  * ehd_session_set_filter() - a kernel filter on EventHeader tracepoints

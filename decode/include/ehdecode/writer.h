@@ -79,14 +79,16 @@ enum ehd_output_format {
 #define EHD_META_FLAGS			0x80000u
 #define EHD_META_COMMON			0x100000u	/* classic common_* */
 #define EHD_META_COMM			0x200000u	/* thread, process names */
+#define EHD_META_STACK			0x400000u	/* see ehd_event_frames() */
 #define EHD_META_DEFAULT		0xffffu
-#define EHD_META_ALL			0x3fffffu
+#define EHD_META_ALL			0x7fffffu
 
 /**
  * ehd_meta_parse() - meta bits from a list of names
  * @list: comma-separated names: n, time, cpu, pid, tid, id, version,
  *	level, keyword, opcode, tag, activity, relatedActivity, provider,
- *	event, options, flags, common, comm; "default", "all" and "none" too
+ *	event, options, flags, common, comm, stack; "default", "all" and
+ *	"none" too
  *	(case does not matter)
  * @meta: gets the bits
  *

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+/*
+ * procs.c - processes, their executable mappings and where their threads
+ * left the CPU, from perf's side-band records and sched_switch samples
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+
+#include "ehd-bytes.h"
+#include "ehd-table.h"
+#include "procs.h"
+#include "symbols.h"
+#include "threads.h"
+
+#define KERNEL_MODULE "[kernel.kallsyms]"
+
+struct map {
+	uint64_t start, end, pgoff, id;
+	const char *name;	/* interned */
+};
+
+struct proc {
+	uint32_t pid;
+	bool known;		/* a system event named it */
+	struct map *maps;	/* sorted by start, not overlapping */
+	size_t n, cap;
+};
+
+/* Where a thread left the CPU. */
+struct away {
+	uint32_t tid;
+	uint64_t time;
+	uint64_t *stack;
+	size_t n, cap;
+};
+
+struct ehd__procs {
+	struct ehd_table by_pid;	/* pid -> index in procs */
+	struct proc *procs;
+	size_t nprocs, procs_cap;
+	struct ehd_table by_name;	/* hash -> index in names */
+	char **names;
+	size_t nnames, names_cap;
+	struct ehd_table by_tid;	/* tid -> index in away */
+	struct away *away;
+	size_t naway, away_cap;
+	uint64_t next_id;
+	struct ehd__syms *syms;
+	char name[16 + 1];		/* ehd_system.name */
+	int err;
+};
+
+struct ehd__procs *ehd__procs_new(void)
+{
+	struct ehd__procs *ps = calloc(1, sizeof(*ps));
+
+	if (ps && !(ps->syms = ehd__syms_new())) {
+		free(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+void ehd__procs_free(struct ehd__procs *ps)
+{
+	size_t i;
+
+	if (!ps)
+		return;
+	for (i = 0; i < ps->nprocs; i++)
+		free(ps->procs[i].maps);
+	free(ps->procs);
+	for (i = 0; i < ps->nnames; i++)
+		free(ps->names[i]);
+	free(ps->names);
+	for (i = 0; i < ps->naway; i++)
+		free(ps->away[i].stack);
+	free(ps->away);
+	ehd__table_free(&ps->by_pid);
+	ehd__table_free(&ps->by_name);
+	ehd__table_free(&ps->by_tid);
+	ehd__syms_free(ps->syms);
+	free(ps);
+}
+
+int ehd__procs_error(const struct ehd__procs *ps)
+{
+	return ps->err;
+}
+
+/* Grow *@v (of *@cap elements of @size) to hold @n + 1. */
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	p = realloc(*v, c * size);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = c;
+	return true;
+}
+
+static struct proc *find_proc(const struct ehd__procs *ps, uint32_t pid)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&ps->by_pid, pid, &pos, &i))
+		if (ps->procs[i].pid == pid)
+			return &ps->procs[i];
+	return NULL;
+}
+
+static struct proc *get_proc(struct ehd__procs *ps, uint32_t pid)
+{
+	struct proc *p = find_proc(ps, pid);
+
+	if (p)
+		return p;
+	if (!grow((void **)&ps->procs, &ps->procs_cap, ps->nprocs,
+		  sizeof(*ps->procs)) ||
+	    ehd__table_add(&ps->by_pid, pid, (uint32_t)ps->nprocs)) {
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	p = &ps->procs[ps->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	return p;
+}
+
+static const char *intern(struct ehd__procs *ps, const char *s, size_t len)
+{
+	uint64_t h = ehd__hash_bytes(s, len, 0);
+	size_t pos = 0;
+	uint32_t i;
+	char *copy;
+
+	while (ehd__table_next(&ps->by_name, h, &pos, &i))
+		if (!strncmp(ps->names[i], s, len) && !ps->names[i][len])
+			return ps->names[i];
+	copy = strndup(s, len);
+	if (!copy || !grow((void **)&ps->names, &ps->names_cap, ps->nnames,
+			   sizeof(*ps->names)) ||
+	    ehd__table_add(&ps->by_name, h, (uint32_t)ps->nnames)) {
+		free(copy);
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	ps->names[ps->nnames++] = copy;
+	return copy;
+}
+
+/* Put @m in @p, cutting away what it covers of older mappings. */
+static void add_map(struct ehd__procs *ps, struct proc *p, const struct map *m)
+{
+	size_t cap = 2 * p->n + 1, i, k = 0;
+	struct map *v = malloc(cap * sizeof(*v));
+	bool placed = false;
+
+	if (!v) {
+		ps->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < p->n; i++) {
+		struct map o = p->maps[i];
+
+		if (o.end <= m->start || o.start >= m->end) {
+			if (!placed && o.start >= m->end) {
+				v[k++] = *m;
+				placed = true;
+			}
+			v[k++] = o;
+			continue;
+		}
+		if (o.start < m->start) {	/* the part before stays */
+			struct map left = o;
+
+			left.end = m->start;
+			v[k++] = left;
+		}
+		if (!placed) {
+			v[k++] = *m;
+			placed = true;
+		}
+		if (o.end > m->end) {		/* so does the part after */
+			o.pgoff += m->end - o.start;
+			o.start = m->end;
+			v[k++] = o;
+		}
+	}
+	if (!placed)
+		v[k++] = *m;
+	free(p->maps);
+	p->maps = v;
+	p->n = k;
+	p->cap = cap;
+}
+
+static const struct map *find_map(const struct proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= ip)
+			lo = mid + 1;
+		else if (p->maps[mid].start > ip)
+			hi = mid;
+		else
+			return &p->maps[mid];
+	}
+	return NULL;
+}
+
+/* The name a record's bytes give, NUL-terminated within @n. */
+static const char *rec_string(const uint8_t *p, size_t n, size_t *len)
+{
+	*len = strnlen((const char *)p, n);
+	return (const char *)p;
+}
+
+static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
+		    const uint8_t *b, size_t n, int big, struct ehd_system *sys)
+{
+	size_t at = type == PERF_RECORD_MMAP2 ? 64 : 32, len;
+	uint32_t pid = (uint32_t)ehd__load_uint(b, 4, big);
+	struct map m;
+	struct proc *p;
+	const char *name;
+
+	if (n <= at || pid == UINT32_MAX)	/* the kernel's own */
+		return false;
+	if (type == PERF_RECORD_MMAP && (misc & PERF_RECORD_MISC_MMAP_DATA))
+		return false;
+	if (type == PERF_RECORD_MMAP2 &&
+	    !(ehd__load_uint(b + 56, 4, big) & PROT_EXEC))
+		return false;
+	m.start = ehd__load_uint(b + 8, 8, big);
+	m.end = m.start + ehd__load_uint(b + 16, 8, big);
+	m.pgoff = ehd__load_uint(b + 24, 8, big);
+	if (m.end <= m.start)
+		return false;
+	name = rec_string(b + at, n - at, &len);
+	m.name = intern(ps, name, len);
+	p = get_proc(ps, pid);
+	if (!m.name || !p)
+		return false;
+	m.id = ++ps->next_id;
+	add_map(ps, p, &m);
+	sys->kind = EHD_SYSTEM_MAPPING;
+	sys->pid = pid;
+	sys->mapping_id = m.id;
+	sys->start = m.start;
+	sys->end = m.end;
+	sys->file_offset = m.pgoff;
+	sys->file_name = m.name;
+	return true;
+}
+
+static void set_name(struct ehd__procs *ps, const char *name, size_t len)
+{
+	if (len >= sizeof(ps->name))
+		len = sizeof(ps->name) - 1;
+	memcpy(ps->name, name ? name : "", name ? len : 0);
+	ps->name[name ? len : 0] = 0;
+}
+
+bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
+		       const uint8_t *b, size_t n, int big,
+		       const struct ehd__threads *names, struct ehd_system *sys)
+{
+	uint32_t pid, tid, ppid, ptid;
+	struct proc *p, *parent;
+	const char *name;
+	size_t len;
+
+	memset(sys, 0, sizeof(*sys));
+	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
+		return mapping(ps, type, misc, b, n, big, sys);
+	if (n < 8)
+		return false;
+	pid = (uint32_t)ehd__load_uint(b, 4, big);
+	tid = (uint32_t)ehd__load_uint(b + 4, 4, big);
+	switch (type) {
+	case PERF_RECORD_COMM:
+		if (pid != tid || !(p = get_proc(ps, pid)))
+			return false;
+		if (misc & PERF_RECORD_MISC_COMM_EXEC)
+			p->n = 0;	/* a new address space */
+		else if (p->known)
+			return false;
+		p->known = true;
+		name = rec_string(b + 8, n - 8, &len);
+		sys->kind = EHD_SYSTEM_EXISTING_PROCESS;
+		break;
+	case PERF_RECORD_FORK:
+		if (n < 16)
+			return false;
+		ppid = tid;
+		tid = (uint32_t)ehd__load_uint(b + 8, 4, big);
+		ptid = (uint32_t)ehd__load_uint(b + 12, 4, big);
+		if (pid != tid || pid == ppid || !(p = get_proc(ps, pid)))
+			return false;
+		/* get_proc() may move the array: look the parent up after */
+		parent = find_proc(ps, ppid);
+		p->n = 0;
+		if (parent && parent->n) {
+			if (p->cap < parent->n) {
+				struct map *v = realloc(p->maps, parent->n *
+							sizeof(*v));
+
+				if (!v) {
+					ps->err = -ENOMEM;
+					return false;
+				}
+				p->maps = v;
+				p->cap = parent->n;
+			}
+			memcpy(p->maps, parent->maps,
+			       parent->n * sizeof(*p->maps));
+			p->n = parent->n;
+		}
+		p->known = true;
+		name = ehd__threads_name(names, ptid);
+		len = name ? strlen(name) : 0;
+		sys->kind = EHD_SYSTEM_PROCESS_CREATE;
+		break;
+	case PERF_RECORD_EXIT:
+		if (n < 16 || (uint32_t)ehd__load_uint(b + 8, 4, big) != pid)
+			return false;
+		sys->kind = EHD_SYSTEM_PROCESS_EXIT;
+		sys->pid = pid;
+		return true;
+	default:
+		return false;
+	}
+	set_name(ps, name, len);
+	sys->pid = pid;
+	sys->name = ps->name;
+	return true;
+}
+
+/* ---- stacks ---------------------------------------------------------------- */
+
+static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
+{
+	struct ehd__sym s;
+
+	f->kind = EHD_FRAME_KERNEL;
+	f->module = KERNEL_MODULE;
+	f->offset = f->ip;
+	if (ehd__syms_kernel(ps->syms, f->ip, &s) || !s.name)
+		return;
+	f->symbol = s.name;
+	f->symbol_offset = s.offset;
+	f->symbol_start = s.start;
+	f->symbol_end = s.start + s.size;
+}
+
+static void user_frame(struct ehd__procs *ps, const struct proc *p,
+		       struct ehd_frame *f)
+{
+	const struct map *m = p ? find_map(p, f->ip) : NULL;
+	uint64_t off;
+	struct ehd__sym s;
+
+	f->kind = EHD_FRAME_USER;
+	if (!m)
+		return;
+	f->module = m->name;
+	f->mapping_id = m->id;
+	off = m->pgoff + (f->ip - m->start);
+	f->offset = off;
+	if (m->name[0] != '/' || ehd__syms_file(ps->syms, m->name, off, &s))
+		return;
+	f->offset = s.addr;
+	if (!s.name)
+		return;
+	f->symbol = s.name;
+	f->symbol_offset = s.offset;
+	f->symbol_start = f->ip - s.offset;
+	f->symbol_end = f->symbol_start + s.size;
+}
+
+size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
+			 const uint64_t *chain, size_t count,
+			 struct ehd_frame *frames, size_t max)
+{
+	const struct proc *p = find_proc(ps, pid);
+	bool kernel = false;
+	size_t i, k = 0;
+
+	for (i = 0; i < count && k < max; i++) {
+		struct ehd_frame *f = &frames[k];
+		uint64_t ip = chain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL ||
+				 ip == (uint64_t)PERF_CONTEXT_GUEST_KERNEL;
+			continue;
+		}
+		memset(f, 0, sizeof(*f));
+		f->ip = ip;
+		if (kernel)
+			kernel_frame(ps, f);
+		else
+			user_frame(ps, p, f);
+		k++;
+	}
+	return k;
+}
+
+/* ---- off-CPU -------------------------------------------------------------- */
+
+static struct away *get_away(struct ehd__procs *ps, uint32_t tid, bool add)
+{
+	size_t pos = 0;
+	uint32_t i;
+	struct away *a;
+
+	while (ehd__table_next(&ps->by_tid, tid, &pos, &i))
+		if (ps->away[i].tid == tid)
+			return &ps->away[i];
+	if (!add)
+		return NULL;
+	if (!grow((void **)&ps->away, &ps->away_cap, ps->naway,
+		  sizeof(*ps->away)) ||
+	    ehd__table_add(&ps->by_tid, tid, (uint32_t)ps->naway)) {
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	a = &ps->away[ps->naway++];
+	memset(a, 0, sizeof(*a));
+	a->tid = tid;
+	return a;
+}
+
+bool ehd__procs_switch(struct ehd__procs *ps, uint64_t time, uint32_t prev,
+		       uint32_t next, const uint64_t *chain, size_t count,
+		       uint64_t *off_ns, const uint64_t **stack,
+		       size_t *nstack)
+{
+	struct away *a;
+	bool known = false;
+
+	/* @next first: recording @prev may move the array */
+	a = next ? get_away(ps, next, false) : NULL;
+	if (a && a->time) {
+		*off_ns = time > a->time ? time - a->time : 0;
+		*stack = a->stack;
+		*nstack = a->n;
+		a->time = 0;
+		known = true;
+	}
+	if (!prev)
+		return known;	/* the idle task */
+	/* another entry: *@stack (its own allocation) stays as it is */
+	a = get_away(ps, prev, true);
+	if (!a)
+		return known;
+	if (a->cap < count) {
+		uint64_t *v = realloc(a->stack, count * sizeof(*v));
+
+		if (!v) {
+			ps->err = -ENOMEM;
+			return known;
+		}
+		a->stack = v;
+		a->cap = count;
+	}
+	if (count)
+		memcpy(a->stack, chain, count * sizeof(*chain));
+	a->n = count;
+	a->time = time;
+	return known;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * procs.h - processes, their executable mappings and where their threads
+ * left the CPU, from perf's side-band records and sched_switch samples
+ * (libehdecode, private)
+ *
+ *	struct ehd__procs *ps = ehd__procs_new();
+ *	struct ehd_system sys;
+ *
+ *	(each COMM, FORK, EXIT, MMAP or MMAP2 record, in time order)
+ *	if (ehd__procs_record(ps, &rec, big_endian, names, &sys))
+ *		... a system event: sys ...
+ *	(each sample's stack)
+ *	n = ehd__procs_frames(ps, pid, chain, count, frames, max);
+ *	ehd__procs_free(ps);
+ *
+ * Memory grows with the processes and mappings seen; file names are kept
+ * once each.
+ */
+#ifndef EHD_PROCS_H
+#define EHD_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ehdecode/event.h>
+
+struct ehd__procs;
+struct ehd__threads;
+
+struct ehd__procs *ehd__procs_new(void);
+void ehd__procs_free(struct ehd__procs *ps);
+
+/*
+ * ehd__procs_record() - apply a side-band record
+ * @ps: the state
+ * @type: PERF_RECORD_COMM, _FORK, _EXIT, _MMAP or _MMAP2 (others are
+ *	ignored)
+ * @misc: the record's header.misc
+ * @body: the record after its header, @n bytes, in file byte order (@big)
+ * @names: thread names as they are before this record
+ * @sys: gets the system event the record means, if any (its strings are
+ *	valid until the next call)
+ *
+ * Return: true when @sys was filled.
+ */
+bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
+		       const uint8_t *body, size_t n, int big,
+		       const struct ehd__threads *names, struct ehd_system *sys);
+
+/*
+ * ehd__procs_frames() - attribute a perf call chain of process @pid
+ * (context markers skipped; a marker says whether what follows is kernel
+ * or user) to mappings and functions.
+ * Return: frames written (at most @max).
+ */
+size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
+			 const uint64_t *chain, size_t count,
+			 struct ehd_frame *frames, size_t max);
+
+/*
+ * ehd__procs_switch() - a sched_switch at @time: thread @prev leaves the
+ * CPU with stack @chain (@count addresses, may be 0), thread @next comes.
+ * @off_ns: gets how long @next was off the CPU
+ * @stack: gets the stack @next had left the CPU with (valid until the next
+ *	call), @nstack its length
+ *
+ * Return: true when @next was seen leaving before (the outputs are set).
+ */
+bool ehd__procs_switch(struct ehd__procs *ps, uint64_t time, uint32_t prev,
+		       uint32_t next, const uint64_t *chain, size_t count,
+		       uint64_t *off_ns, const uint64_t **stack,
+		       size_t *nstack);
+
+/* -ENOMEM once something was dropped for want of memory, else 0. */
+int ehd__procs_error(const struct ehd__procs *ps);
+
+#endif /* EHD_PROCS_H */

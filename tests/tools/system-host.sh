@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# system-host.sh - CPU sampling and off-CPU switches on this machine's own
+# kernel (cpu-clock and sched_switch need no user_events):
+#  - ehrecord -F perf --cpu-sampling=HZ -- examples/spin: most of the
+#    "cpu" samples of spin's process have spin_hot_loop, called from
+#    spin_work, in their stack (ehdecode --system -m stack), attributed to
+#    the spin binary with the offset nm gives the function, as perf script
+#    attributes them;
+#  - ProcessCreate and ProcessExit of spin's pid, and an executable
+#    mapping of the spin binary for it, all present;
+#  - --off-cpu: "cswitch" samples for spin's threads switched back in, with
+#    a time off the CPU, and usage errors.
+# Needs root and a tracefs; skips (77) otherwise, except with CI=true.
+set -u
+bin=${EH_BUILDDIR:-.}
+rec=$bin/tools/ehrecord
+dec=$bin/tools/ehdecode
+spin=$bin/examples/spin
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/system-host.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL: CI must run this, but: $*"
+		exit 1
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+"$rec" --cpu-sampling=0 -F perf -o "$tmp/x" >/dev/null 2>&1
+[ $? = 2 ] && ok "--cpu-sampling=0: usage error" || bad "--cpu-sampling=0 not refused"
+"$rec" --cpu-sampling -o "$tmp/x.nettrace" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && ok "--cpu-sampling to nettrace: usage error ($(head -n 1 "$tmp/err"))" ||
+	bad "--cpu-sampling to nettrace accepted"
+
+[ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on every CPU)"
+t=/sys/kernel/tracing
+[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
+	skip "no tracefs, and it cannot be mounted at $t"
+
+# ---- CPU sampling ------------------------------------------------------------
+"$rec" -q -F perf --cpu-sampling=999 -o "$tmp/s.data" -- "$spin" 400 \
+	>"$tmp/spin.out" 2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --cpu-sampling: exit $?"; }
+"$dec" --system -F jsonl -m n,pid,tid,comm,stack "$tmp/s.data" >"$tmp/s.jsonl" 2>"$tmp/dec.err" ||
+	bad "ehdecode --system: exit $?: $(head -n 2 "$tmp/dec.err")"
+pid=$(sed -n 's/^{"n":"Universal.System:ProcessCreate","NamespaceId":\([0-9]*\),"Name":"[^"]*".*/\1/p' "$tmp/s.jsonl" |
+	while read -r p; do
+		grep -q "^{\"n\":\"Universal.System:ProcessMapping\".*\"ProcessId\":$p,.*\"FileName\":\"[^\"]*/examples/spin\"" "$tmp/s.jsonl" &&
+			{ echo "$p"; break; }
+	done)
+if [ -n "$pid" ]; then
+	ok "ProcessCreate of spin (pid $pid) and a mapping of examples/spin for it"
+else
+	bad "no ProcessCreate with a mapping of examples/spin"
+	grep -c 'Universal.System' "$tmp/s.jsonl"
+	pid=none
+fi
+grep -q "^{\"n\":\"Universal.System:ProcessExit\".*\"pid\":$pid," "$tmp/s.jsonl" &&
+	ok "ProcessExit of spin" || bad "no ProcessExit of pid $pid"
+grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid," "$tmp/s.jsonl" >"$tmp/spin.cpu"
+n=$(wc -l <"$tmp/spin.cpu")
+hot=$(grep -c '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu")
+calls=$(grep -c 'spin_hot_loop+0x[0-9a-f]*",.*spin_work+0x' "$tmp/spin.cpu")
+# 400 ms of CPU at 999 Hz: about 400 samples; most in the hot loop.
+if [ "$n" -ge 100 ] && [ $((hot * 10)) -ge $((n * 7)) ] && [ $((calls * 10)) -ge $((n * 7)) ]; then
+	ok "CPU samples of spin: $n, $hot in spin_hot_loop, $calls with spin_work as its caller"
+else
+	bad "CPU samples of spin: $n, $hot in spin_hot_loop, $calls with spin_work as caller (want >= 100 and 70%)"
+	head -n 3 "$tmp/spin.cpu"
+fi
+# The module offset is the function's address as nm gives it.
+want=$(nm "$spin" | sed -n 's/^\([0-9a-f]*\) T spin_hot_loop$/\1/p')
+got=$(grep -o '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu" | head -n 1 |
+	sed 's/"spin+0x\([0-9a-f]*\) spin_hot_loop+0x\([0-9a-f]*\)"/\1 \2/')
+if [ -n "$want" ] && [ -n "$got" ] &&
+   [ $((0x${got% *} - 0x${got#* })) = $((0x$want)) ]; then
+	ok "module offset - function offset = nm's address of spin_hot_loop (0x$want)"
+else
+	bad "offsets '$got' against nm's '$want'"
+fi
+
+# perf script attributes the same frames of spin the same way.
+if command -v perf >/dev/null; then
+	perf script -i "$tmp/s.data" 2>/dev/null |
+		sed -n 's|^[[:space:]]*\([0-9a-f]*\) \([a-z_]*+0x[0-9a-f]*\) (.*/examples/spin)$|spin+0x\1 \2|p' |
+		sort -u >"$tmp/perf.frames"
+	grep -o '"spin+0x[0-9a-f]* [a-z_]*+0x[0-9a-f]*"' "$tmp/s.jsonl" | tr -d '"' |
+		sort -u >"$tmp/our.frames"
+	if [ -s "$tmp/perf.frames" ] && cmp -s "$tmp/perf.frames" "$tmp/our.frames"; then
+		ok "perf script attributes spin's frames alike ($(wc -l <"$tmp/our.frames") distinct)"
+	else
+		bad "frames of spin differ from perf script's"
+		diff "$tmp/perf.frames" "$tmp/our.frames" | head -n 6
+	fi
+fi
+
+# ---- off-CPU -------------------------------------------------------------------
+"$rec" -q -F perf --off-cpu -o "$tmp/o.data" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
+	2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --off-cpu: exit $?"; }
+"$dec" --system -F jsonl -m n,pid,tid,comm,stack "$tmp/o.data" >"$tmp/o.jsonl" 2>"$tmp/dec.err" ||
+	bad "ehdecode --system (off-cpu): exit $?"
+sw=$(grep -c '^{"n":"Universal.Events:cswitch","Value":[0-9]*,.*"comm":"sh"' "$tmp/o.jsonl")
+long=$(grep '^{"n":"Universal.Events:cswitch"' "$tmp/o.jsonl" | grep '"comm":"sh"' |
+	sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l)
+if [ "$sw" -ge 5 ] && [ "$long" -ge 4 ]; then
+	ok "cswitch samples of the shell: $sw, $long after >= 15 ms off the CPU (its sleeps)"
+else
+	bad "cswitch samples of the shell: $sw, $long of >= 15 ms (want >= 5 and >= 4)"
+	grep '^{"n":"Universal.Events:cswitch"' "$tmp/o.jsonl" | head -n 3
+fi
+exit $fail
