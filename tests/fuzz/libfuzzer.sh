@@ -25,7 +25,7 @@ else
 fi
 # The whole library, built into each target with the sanitizers.
 lib=("$src"/decode/*.c)
-libs=($(pkg-config --cflags --libs libtraceevent libtracefs libzstd))
+libs=($(pkg-config --cflags --libs libtraceevent libtracefs libzstd libdw libelf))
 
 # Seeds: the corpus records as "name\0event".
 seeds=$out/seeds-enumerator
