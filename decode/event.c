@@ -122,27 +122,10 @@ EHD_API int ehd_event_frames(const struct ehd_event *ev,
 			     struct ehd_frame *frames, size_t max)
 {
 	const struct ehd__event_internal *in = ev->internal;
-	size_t i, k = 0;
-	int kind = EHD_FRAME_USER;
 
 	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain)
 		return 0;
-	if (in && in->procs)
-		return (int)ehd__procs_frames(in->procs, ev->pid, ev->callchain,
-					      ev->callchain_count, frames,
-					      max < INT32_MAX ? max : INT32_MAX);
-	for (i = 0; i < ev->callchain_count && k < max && k < INT32_MAX; i++) {
-		uint64_t ip = ev->callchain[i];
-
-		if (ip >= (uint64_t)-4095) {	/* PERF_CONTEXT_MAX */
-			kind = ip == (uint64_t)-128 || ip == (uint64_t)-2176 ?
-			       EHD_FRAME_KERNEL : EHD_FRAME_USER;
-			continue;
-		}
-		memset(&frames[k], 0, sizeof(frames[k]));
-		frames[k].ip = ip;
-		frames[k].kind = kind;
-		k++;
-	}
-	return (int)k;
+	return (int)ehd__procs_frames(in ? in->procs : NULL, ev->pid,
+				      ev->callchain, ev->callchain_count,
+				      frames, max < INT32_MAX ? max : INT32_MAX);
 }

@@ -633,45 +633,6 @@ static void put_comm(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
 	rec_end(b, at);
 }
 
-size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid)
-{
-	char path[32], comm[COMM_MAX + 1];
-	struct dirent *pe, *te;
-	DIR *proc, *task;
-	uint32_t pid, tid;
-	size_t count = 0;
-	int fd;
-
-	proc = opendir("/proc");
-	if (!proc)
-		return 0;
-	while ((pe = readdir(proc))) {
-		pid = proc_id(pe->d_name);
-		if (!pid)
-			continue;
-		snprintf(path, sizeof(path), "%u/task", pid);
-		fd = openat(dirfd(proc), path,
-			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			continue;	/* gone */
-		task = fdopendir(fd);
-		if (!task) {
-			close(fd);
-			continue;
-		}
-		while ((te = readdir(task))) {
-			tid = proc_id(te->d_name);
-			if (!tid || !read_comm(dirfd(task), tid, comm))
-				continue;
-			put_comm(b, sid, pid, tid, comm);
-			count++;
-		}
-		closedir(task);
-	}
-	closedir(proc);
-	return count;
-}
-
 /* One line of /proc/PID/maps, executable: its MMAP2 record. */
 static bool put_map(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
 		    uint32_t pid, const char *line)
@@ -713,14 +674,37 @@ static bool put_map(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
 	return true;
 }
 
-size_t ehd__ps_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid)
+/* The MMAP2 records of the executable mappings of process @pid. */
+static void put_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
+		     int proc, uint32_t pid, char **line, size_t *cap)
 {
-	char path[32], *line = NULL;
-	struct dirent *pe;
-	size_t cap = 0, count = 0;
-	uint32_t pid;
-	DIR *proc;
+	char path[32];
 	FILE *fp;
+	int fd;
+
+	snprintf(path, sizeof(path), "%u/maps", pid);
+	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;		/* gone, or not ours to read */
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return;
+	}
+	while (getline(line, cap, fp) > 0)
+		put_map(b, sid, pid, *line);
+	fclose(fp);
+}
+
+size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
+		       bool maps)
+{
+	char path[32], comm[COMM_MAX + 1], *line = NULL;
+	struct dirent *pe, *te;
+	size_t count = 0, cap = 0;
+	DIR *proc, *task;
+	uint32_t pid, tid;
+	int fd;
 
 	proc = opendir("/proc");
 	if (!proc)
@@ -729,14 +713,26 @@ size_t ehd__ps_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid)
 		pid = proc_id(pe->d_name);
 		if (!pid)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-		fp = fopen(path, "re");
-		if (!fp)
-			continue;	/* gone, or not ours to read */
-		while (getline(&line, &cap, fp) > 0)
-			if (put_map(b, sid, pid, line))
-				count++;
-		fclose(fp);
+		snprintf(path, sizeof(path), "%u/task", pid);
+		fd = openat(dirfd(proc), path,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* gone */
+		task = fdopendir(fd);
+		if (!task) {
+			close(fd);
+			continue;
+		}
+		while ((te = readdir(task))) {
+			tid = proc_id(te->d_name);
+			if (!tid || !read_comm(dirfd(task), tid, comm))
+				continue;
+			put_comm(b, sid, pid, tid, comm);
+			count++;
+		}
+		closedir(task);
+		if (maps)
+			put_maps(b, sid, dirfd(proc), pid, &line, &cap);
 	}
 	free(line);
 	closedir(proc);

@@ -32,6 +32,7 @@
 #ifndef EHD_PERF_STREAM_H
 #define EHD_PERF_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
@@ -171,26 +172,19 @@ struct ehd__ps_sample_id {
  * ehd__ps_threads() - a PERF_RECORD_COMM for every thread in /proc (its
  * pid, tid and comm, /proc/PID/task/TID/comm cut to 15 characters as the
  * kernel's COMM records are), as "perf record" synthesizes them at the
- * start. Threads that vanish while /proc is read are left out.
- * @b: the stream
- * @sid: the trailer to write after each
- *
- * Return: the number of threads (records appended, unless @b failed).
- */
-size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid);
-
-/**
- * ehd__ps_maps() - a PERF_RECORD_MMAP2 for every executable mapping of
- * every process in /proc/PID/maps (start, length, file offset, device,
- * inode, protection, file name), as "perf record" synthesizes them at the
- * start; misc PERF_RECORD_MISC_USER. Processes that vanish or cannot be
+ * start; with @maps, after each process's COMMs a PERF_RECORD_MMAP2 for
+ * each of its executable mappings (/proc/PID/maps: start, length, file
+ * offset, device, inode, protection, file name; misc
+ * PERF_RECORD_MISC_USER). Threads and processes that vanish or cannot be
  * read are left out.
  * @b: the stream
  * @sid: the trailer to write after each
+ * @maps: also the mappings
  *
- * Return: the number of mappings.
+ * Return: the number of threads (COMM records appended, unless @b failed).
  */
-size_t ehd__ps_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid);
+size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
+		       bool maps);
 
 /**
  * ehd__ps_finished_round() - a FINISHED_ROUND record: readers may sort

@@ -355,7 +355,6 @@ static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
 {
 	struct ehd__sym s;
 
-	f->kind = EHD_FRAME_KERNEL;
 	f->module = KERNEL_MODULE;
 	f->offset = f->ip;
 	if (ehd__syms_kernel(ps->syms, f->ip, &s) || !s.name)
@@ -373,7 +372,6 @@ static void user_frame(struct ehd__procs *ps, const struct proc *p,
 	uint64_t off;
 	struct ehd__sym s;
 
-	f->kind = EHD_FRAME_USER;
 	if (!m)
 		return;
 	f->module = m->name;
@@ -395,7 +393,7 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 			 const uint64_t *chain, size_t count,
 			 struct ehd_frame *frames, size_t max)
 {
-	const struct proc *p = find_proc(ps, pid);
+	const struct proc *p = ps ? find_proc(ps, pid) : NULL;
 	bool kernel = false;
 	size_t i, k = 0;
 
@@ -410,9 +408,10 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 		}
 		memset(f, 0, sizeof(*f));
 		f->ip = ip;
-		if (kernel)
+		f->kind = kernel ? EHD_FRAME_KERNEL : EHD_FRAME_USER;
+		if (ps && kernel)
 			kernel_frame(ps, f);
-		else
+		else if (ps)
 			user_frame(ps, p, f);
 		k++;
 	}

@@ -52,7 +52,8 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 /*
  * ehd__procs_frames() - attribute a perf call chain of process @pid
  * (context markers skipped; a marker says whether what follows is kernel
- * or user) to mappings and functions.
+ * or user) to mappings and functions; with @ps NULL, only the addresses
+ * and their kinds.
  * Return: frames written (at most @max).
  */
 size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,

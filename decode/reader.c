@@ -59,6 +59,9 @@ struct ehd_reader {
 	struct ehd__threads threads;	/* names from COMM, FORK records */
 	struct ehd__procs *procs;	/* EHD_READER_SYSTEM */
 	struct ehd_system sys;		/* ev.system */
+	/* sched_switch's event and fields, found once */
+	const struct ehd__perf_event_desc *switch_desc;
+	struct tep_format_field *switch_prev, *switch_next;
 
 	/* sorting */
 	struct ehd_buf arena;	/* copies of held records, 8-byte aligned */
@@ -481,18 +484,30 @@ static void universal(struct ehd_event *ev, const char *provider,
 	ev->size = ev->record_size = 0;
 }
 
-/* A field of sched_switch, or -1. */
+/* Field @f of a sched_switch sample, or -1. */
 static long long switch_field(const struct ehd__perf_sample *s,
-			      const char *name)
+			      struct tep_format_field *f)
 {
-	struct tep_format_field *f;
 	unsigned long long v;
 
-	f = tep_find_field(s->desc->tep_event, name);
 	if (!f || !s->raw || f->offset + f->size > (int)s->raw_size ||
 	    tep_read_number_field(f, s->raw, &v))
 		return -1;
 	return (long long)v;
+}
+
+/* Is @d sched:sched_switch? Its fields are then looked up once. */
+static bool is_switch(struct ehd_reader *r,
+		      const struct ehd__perf_event_desc *d)
+{
+	if (d == r->switch_desc)
+		return true;
+	if (!d->tep_event || !d->name || strcmp(d->name, "sched:sched_switch"))
+		return false;
+	r->switch_desc = d;
+	r->switch_prev = tep_find_field(d->tep_event, "prev_pid");
+	r->switch_next = tep_find_field(d->tep_event, "next_pid");
+	return true;
 }
 
 /*
@@ -519,10 +534,10 @@ static bool system_sample(struct ehd_reader *r,
 		universal(ev, "Universal.Events", "cpu");
 		return true;
 	}
-	if (!d->tep_event || !d->name || strcmp(d->name, "sched:sched_switch"))
+	if (!is_switch(r, d))
 		return false;
-	prev = switch_field(s, "prev_pid");
-	next = switch_field(s, "next_pid");
+	prev = switch_field(s, r->switch_prev);
+	next = switch_field(s, r->switch_next);
 	if (prev < 0 || next < 0)
 		return false;
 	ev->kind = 0;

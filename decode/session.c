@@ -971,9 +971,7 @@ static int describe_session(struct ehd_session *s)
 	sid.sample_type = SAMPLE_TYPE;
 	sid.id = s->rings[0].id;
 	sid.time = now_ns(s->clockid);
-	ehd__ps_threads(&s->out, &sid);
-	if (s->maps)
-		ehd__ps_maps(&s->out, &sid);
+	ehd__ps_threads(&s->out, &sid, s->maps);
 	ehd__ps_finished_round(&s->out);
 	return 0;
 }

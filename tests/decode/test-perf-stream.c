@@ -305,7 +305,7 @@ static int build_stream(void **state)
 	assert_string_equal(why, "");
 	assert_true(st.b.len > len);
 	ehd__ps_features(&st.b, &st.m);
-	st.nthreads = ehd__ps_threads(&st.b, &st.sid);
+	st.nthreads = ehd__ps_threads(&st.b, &st.sid, false);
 	for (i = 0; i < NSAMPLES; i++)
 		put_sample(&st.b, i);
 	ehd__ps_finished_round(&st.b);
@@ -927,6 +927,73 @@ static void test_second_tracing_data(void **state)
 	ehd__buf_free(&b);
 }
 
+/*
+ * With maps, each process's executable mappings follow its COMMs, and the
+ * reader (EHD_READER_SYSTEM) makes them ExistingProcess and ProcessMapping
+ * events: this process is there, with a mapping of its own executable
+ * that holds this function.
+ */
+static void test_maps(void **state)
+{
+	struct ehd__ps_sample_id sid = { SID_TYPE, 77, 1000 };
+	uint64_t here = (uint64_t)(uintptr_t)&test_maps, id = 77;
+	const struct ehd_event *ev;
+	struct perf_event_attr attr;
+	struct ehd_buf b = { 0 };
+	struct ehd_reader *r;
+	char exe[PATH_MAX], path[PATH_MAX];
+	const char *dir = getenv("TMPDIR");
+	bool named = false, mapped = false;
+	ssize_t n;
+	int fd;
+
+	(void)state;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_type = SID_TYPE;
+	attr.sample_id_all = 1;
+	ehd__ps_pipe_header(&b);
+	ehd__ps_attr(&b, &attr, &id, 1);
+	assert_true(ehd__ps_threads(&b, &sid, true) >= 1);
+	assert_int_equal(b.err, 0);
+
+	snprintf(path, sizeof(path), "%s/test-perf-stream-maps.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b.p, b.len), (ssize_t)b.len);
+	assert_int_equal(close(fd), 0);
+	r = ehd_reader_new(EHD_READER_SYSTEM);
+	assert_non_null(r);
+	assert_int_equal(ehd_reader_open(r, path), 0);
+	while (ehd_reader_next(r, &ev) > 0) {
+		const struct ehd_system *sy = ev->system;
+
+		assert_int_equal(ev->kind, EHD_EVENT_SYSTEM);
+		assert_non_null(sy);
+		if (sy->pid != (uint32_t)getpid())
+			continue;
+		if (sy->kind == EHD_SYSTEM_EXISTING_PROCESS)
+			named = !strcmp(sy->name, st.comm);
+		if (sy->kind == EHD_SYSTEM_MAPPING && sy->start <= here &&
+		    here < sy->end) {
+			assert_string_equal(sy->file_name, exe);
+			assert_true(sy->mapping_id > 0);
+			mapped = true;
+		}
+	}
+	ehd_reader_free(r);
+	unlink(path);
+	ehd__buf_free(&b);
+	assert_true(named);
+	assert_true(mapped);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -937,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_tracing_parts),
 		cmocka_unit_test(test_second_tracing_data),
+		cmocka_unit_test(test_maps),
 	};
 	size_t i;
 	char *text;

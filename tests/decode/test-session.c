@@ -66,6 +66,14 @@ static void specs(void **state)
 	assert_int_equal(ehd_session_add(s, ":x"), -EINVAL);
 	assert_int_equal(ehd_session_add(s, "a:b:c"), -EINVAL);
 	assert_int_equal(ehd_session_add(s, "a:../b"), -EINVAL);
+	/* "/stacks" after any spec, nothing else after a '/' */
+	assert_int_equal(ehd_session_add(s, "MyProvider/stacks"), 0);
+	assert_int_equal(ehd_session_add(s, "MyProvider_L4K1/stacks"), 0);
+	assert_int_equal(ehd_session_add(s, "sched:sched_switch/stacks"), 0);
+	assert_int_equal(ehd_session_add(s, "MyProvider/stack"), -EINVAL);
+	assert_int_equal(ehd_session_add(s, "MyProvider/stacks/stacks"),
+			 -EINVAL);
+	assert_int_equal(ehd_session_add(s, "/stacks"), -EINVAL);
 	assert_non_null(ehd_session_error(s));
 	ehd_session_free(s);
 }
@@ -85,6 +93,10 @@ static void order(void **state)
 	assert_int_equal(ehd_session_set_buffer(s, (size_t)2 << 30), -EINVAL);
 	assert_int_equal(ehd_session_set_buffer(s, 5000), 0);
 	assert_int_equal(ehd_session_set_filter(s, "id == 1"), 0);
+	assert_int_equal(ehd_session_set_cpu_sampling(s, EHD_SESSION_HZ_MAX + 1),
+			 -EINVAL);
+	assert_int_equal(ehd_session_set_cpu_sampling(s, 1000), 0);
+	assert_int_equal(ehd_session_set_off_cpu(s, true), 0);
 	assert_int_equal(ehd_session_stop(s), 0);	/* not started: nothing */
 	ehd_session_free(s);
 }

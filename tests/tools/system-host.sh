@@ -10,6 +10,7 @@
 #    attributes them;
 #  - ProcessCreate and ProcessExit of spin's pid, and an executable
 #    mapping of the spin binary for it, all present;
+#  - SPEC/stacks gives that spec's events their stacks, and no other's;
 #  - --off-cpu: "cswitch" samples for spin's threads switched back in, with
 #    a time off the CPU, and usage errors.
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
@@ -98,6 +99,19 @@ if command -v perf >/dev/null; then
 		bad "frames of spin differ from perf script's"
 		diff "$tmp/perf.frames" "$tmp/our.frames" | head -n 6
 	fi
+fi
+
+# ---- SPEC/stacks: stacks for that spec alone ---------------------------------
+"$rec" -q -F perf -o "$tmp/k.data" -e sched:sched_process_exec/stacks \
+	-e sched:sched_process_fork -- /bin/true 2>"$tmp/rec.err" ||
+	bad "ehrecord -e SPEC/stacks: exit $?: $(head -n 2 "$tmp/rec.err")"
+"$dec" -F jsonl -m n,stack "$tmp/k.data" >"$tmp/k.jsonl"
+e=$(grep -c '^{"n":"sched:sched_process_exec",.*"stack":\["0x[0-9a-f]*"' "$tmp/k.jsonl")
+f=$(grep '^{"n":"sched:sched_process_fork"' "$tmp/k.jsonl" | grep -c '"stack"')
+if [ "$e" -ge 1 ] && [ "$f" = 0 ] && grep -q '^{"n":"sched:sched_process_fork"' "$tmp/k.jsonl"; then
+	ok "/stacks: the exec event has its stack, the fork event (no /stacks) none"
+else
+	bad "/stacks: $e exec events with a stack, $f fork events with one (want >= 1 and 0)"
 fi
 
 # ---- off-CPU -------------------------------------------------------------------
