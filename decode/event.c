@@ -82,6 +82,8 @@ static int system_fields(const struct ehd_event *ev, struct ehd_enum *en)
 					EH_FMT_HEX_INT);
 		if (!err)
 			err = add_string(en, "FileName", sy->file_name);
+		if (!err && sy->build_id)
+			err = add_string(en, "BuildId", sy->build_id);
 		break;
 	}
 	return err;

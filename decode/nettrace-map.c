@@ -560,6 +560,30 @@ int ehd__ntm_raw(struct ehd__ntm *m)
 								m->err;
 }
 
+int ehd__ntm_universal(struct ehd__ntm *m, const char *spec,
+		       const char *const *names)
+{
+	size_t i, at;
+
+	reset(m, false);
+	ehd__nt_put_le(&m->fields, strlen(spec), 2);
+	for (i = 0; spec[i]; i++) {
+		at = field_begin(m, names[i], strlen(names[i]));
+		if (spec[i] == 's') {
+			put_code(m, EHD__NT_ARRAY);
+			put_code(m, EHD__NT_UTF8_UNIT);
+			hint(m, EH_ENC_STRING_LENGTH16_CHAR8, EH_FMT_STRING_UTF,
+			     0, "");
+		} else {
+			put_code(m, EHD__NT_VARUINT);
+			hint(m, EH_ENC_VALUE64, spec[i] == 'x' ? EH_FMT_HEX_INT :
+				 EH_FMT_UNSIGNED_INT, 0, "");
+		}
+		field_end(m, at);
+	}
+	return m->fields.err ? m->fields.err : m->hints.err;
+}
+
 void ehd__ntm_fini(struct ehd__ntm *m)
 {
 	ehd__buf_free(&m->fields);

@@ -94,6 +94,17 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		     size_t size, struct ehd_buf *out,
 		     struct ehd__ntm_result *res);
 
+/*
+ * ehd__ntm_universal() - the fields of an event of PerfView's universal
+ * providers: @spec has a letter per field, 'u' a VarUInt, 'x' a VarUInt
+ * shown in hex, 's' a string (an Array of UTF8CodeUnit: a u16 count of
+ * UTF-8 bytes, what PerfView's parsers read); @names their names. The
+ * payloads are written by the caller: the map has no program.
+ * Return: 0 or -ENOMEM.
+ */
+int ehd__ntm_universal(struct ehd__ntm *m, const char *spec,
+		       const char *const *names);
+
 void ehd__ntm_fini(struct ehd__ntm *m);
 
 #endif /* EHD_NETTRACE_MAP_H */

@@ -1438,6 +1438,8 @@ static void trace_keys(struct ehd__nt *nt)
 			in->page_size = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "PointerSizeOfSource"))
 			in->long_size = (uint32_t)strtoul(v, NULL, 10);
+		else if (!strcmp(k, "ExpectedCPUSamplingRate"))
+			in->cpu_sample_period = strtoull(v, NULL, 10);
 		else if (!strcmp(k, "ProcessId"))
 			nt->process_id = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "ClockId"))
@@ -1464,6 +1466,11 @@ unsigned int ehd__nt_version(const struct ehd__nt *nt)
 void ehd__nt_trace_info(const struct ehd__nt *nt, struct ehd_trace_info *info)
 {
 	*info = nt->info;
+}
+
+void ehd__nt_set_procs(struct ehd__nt *nt, struct ehd__procs *ps)
+{
+	nt->internal.procs = ps;
 }
 
 uint64_t ehd__nt_lost(const struct ehd__nt *nt)

@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 struct ehd__nt;
+struct ehd__procs;
+struct ehd__procs;
 struct ehd_event;
 struct ehd_trace_info;
 
@@ -45,6 +47,9 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev);
 unsigned int ehd__nt_version(const struct ehd__nt *nt);
 void ehd__nt_trace_info(const struct ehd__nt *nt, struct ehd_trace_info *info);
 uint64_t ehd__nt_lost(const struct ehd__nt *nt);
+
+/* Stacks of the events are attributed with @ps (ehd_event_frames()). */
+void ehd__nt_set_procs(struct ehd__nt *nt, struct ehd__procs *ps);
 
 /* Why the last call failed, and where (input offset). */
 const char *ehd__nt_error(const struct ehd__nt *nt, uint64_t *offset);

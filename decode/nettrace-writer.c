@@ -60,10 +60,16 @@
 #define ROW_MAX 0xffffu
 /* Capture thread of every event. */
 #define CAPTURE_THREAD 0
+/* perf's call chain context markers (PERF_CONTEXT_*) are all above this. */
+#define PERF_CONTEXT_MARKER_MIN ((uint64_t)-4095)
+/* Frames of a stack looked at for ProcessSymbol events. */
+#define FRAMES_MAX 512
 
 /* ---- state ---- */
 
-enum meta_kind { MK_EVENTHEADER = 'E', MK_TRACEFS = 'T', MK_RAW = 'R' };
+enum meta_kind {
+	MK_EVENTHEADER = 'E', MK_TRACEFS = 'T', MK_RAW = 'R', MK_UNIVERSAL = 'U'
+};
 
 struct meta {
 	size_t key_at, key_len;		/* in w->keys */
@@ -145,6 +151,22 @@ struct ehd__ntw {
 	uint32_t seq;			/* of the capture thread */
 	uint64_t order;
 
+	/* system traces: Universal.* events */
+	uint32_t usys[6];		/* Universal.System types: index + 1 */
+	/* the Universal.Events type last used, and its index + 1 */
+	char sample_name[16];
+	uint32_t sample_meta;		/* ... its index + 1 */
+	struct ehd_table symbols;	/* hash -> offset in symbol_keys */
+	struct ehd_buf symbol_keys;	/* {mapping id, start} of each */
+	uint64_t nsymbols;
+	struct ehd_table build_ids;	/* hash -> offset in build_id_keys */
+	struct ehd_buf build_id_keys;	/* {u64 metadata id, hex, NUL} */
+	uint64_t nbuild_ids;
+	struct ehd_table kernel_maps;	/* pid -> announced */
+	struct ehd_frame *frames;	/* FRAMES_MAX */
+	uint64_t *ips;			/* a stack without perf's markers */
+	size_t ips_cap;
+
 	struct ehd_buf scratch;
 	unsigned int first_context;
 	bool have_first;
@@ -178,6 +200,13 @@ void ehd__ntw_free(struct ehd__ntw *w)
 	ehd__table_free(&w->threads);
 	ehd__table_free(&w->stacks);
 	ehd__table_free(&w->labels);
+	ehd__table_free(&w->symbols);
+	ehd__table_free(&w->build_ids);
+	ehd__table_free(&w->kernel_maps);
+	ehd__buf_free(&w->symbol_keys);
+	ehd__buf_free(&w->build_id_keys);
+	free(w->frames);
+	free(w->ips);
 	ehd__buf_free(&w->out);
 	ehd__buf_free(&w->info_strings);
 	ehd__buf_free(&w->keys);
@@ -337,6 +366,9 @@ static void write_trace(struct ehd__ntw *w)
 	put_kv_u64(&w->out, &nkv, "HardwareThreadCount",
 		   in->nr_cpus_online ? in->nr_cpus_online : in->nr_cpus_avail);
 	put_kv_u64(&w->out, &nkv, "SystemPageSize", in->page_size);
+	/* Not a rate: the ns between two samples (what PerfView takes). */
+	put_kv_u64(&w->out, &nkv, "ExpectedCPUSamplingRate",
+		   in->cpu_sample_period);
 	put_kv(&w->out, &nkv, "MachineName", in->hostname);
 	put_kv(&w->out, &nkv, "OSRelease", in->osrelease);
 	put_kv(&w->out, &nkv, "Architecture", in->arch);
@@ -425,6 +457,8 @@ struct identity {
 	size_t provider_len, name_len, tracepoint_len;
 	const struct eh_header *header;	/* EventHeader events */
 	uint64_t keyword;
+	uint32_t own_id;		/* others: the event id wanted */
+	bool fixed_id;			/* ... and no other will do */
 };
 
 /* The metadata row of type @idx (id idx + 1), into w->rows. */
@@ -530,8 +564,9 @@ static long add_type(struct ehd__ntw *w, uint64_t h, struct ehd__ntm *map,
 	ehd__buf_putc(&w->keys, 0);
 	if (w->keys.err)
 		return -ENOMEM;
-	m->event_id = choose_id(w, id->provider, id->provider_len,
-				id->header ? id->header->id : 0,
+	m->event_id = id->fixed_id ? id->own_id :
+		      choose_id(w, id->provider, id->provider_len,
+				id->header ? id->header->id : id->own_id,
 				ehd__hash_bytes(map->fields.p, map->fields.len, h));
 	m->map = *map;
 	memset(map, 0, sizeof(*map));
@@ -608,7 +643,7 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 	struct identity id = {
 		ev->provider, ev->name, ev->tracepoint, info->name,
 		ev->provider_len, ev->name_len, ev->tracepoint_len,
-		&info->header, ev->keyword
+		&info->header, ev->keyword, 0, false
 	};
 	struct ehd__ntm map = { 0 };
 	uint64_t h;
@@ -647,7 +682,8 @@ static long classic_type(struct ehd__ntw *w, const struct ehd_event *ev)
 		ev->internal ? ev->internal->types : NULL;
 	struct identity id = {
 		ev->provider, ev->name, ev->tracepoint, NULL,
-		ev->provider_len, ev->name_len, ev->tracepoint_len, NULL, 0
+		ev->provider_len, ev->name_len, ev->tracepoint_len, NULL, 0,
+		0, false
 	};
 	struct ehd__ntm map = { 0 };
 	struct ehd__tracefs_types *own = NULL;
@@ -755,27 +791,51 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	return w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);
 }
 
+/* The addresses of a call chain without perf's context markers. */
+static size_t stack_ips(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	size_t i, n = 0;
+
+	if (ev->callchain_count > w->ips_cap) {
+		uint64_t *p = realloc(w->ips, ev->callchain_count * 8);
+
+		if (!p)
+			return SIZE_MAX;
+		w->ips = p;
+		w->ips_cap = ev->callchain_count;
+	}
+	for (i = 0; i < ev->callchain_count; i++)
+		if (ev->callchain[i] < PERF_CONTEXT_MARKER_MIN)
+			w->ips[n++] = ev->callchain[i];
+	return n;
+}
+
 static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
 		    uint32_t *id)
 {
-	size_t n = ev->callchain_count, pos = 0, i;
+	size_t n, pos = 0, i;
 	uint64_t h;
 	uint32_t v;
 
 	*id = 0;
-	if (!(ev->context & EHD_CTX_CALLCHAIN) || !n)
+	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count)
+		return 0;
+	n = stack_ips(w, ev);
+	if (n == SIZE_MAX)
+		return -ENOMEM;
+	if (!n)
 		return 0;
 	if (n > STACK_FRAMES_MAX) {
 		n = STACK_FRAMES_MAX;
 		w->st.stacks_cut++;
 	}
-	h = ehd__hash_bytes(ev->callchain, n * 8, n);
+	h = ehd__hash_bytes(w->ips, n * 8, n);
 	/* Kept as {u32 id, u32 size, IPs}; the table points at the size. */
 	while (ehd__table_next(&w->stacks, h, &pos, &v)) {
 		const uint8_t *s = (const uint8_t *)w->stack_data.p + v;
 
 		for (i = 0; i < n && ehd__load_uint(s + 4 + 8 * i, 8, 0) ==
-				     ev->callchain[i]; i++)
+				     w->ips[i]; i++)
 			;
 		if (i == n && ehd__load_uint(s, 4, 0) == n * 8) {
 			*id = (uint32_t)ehd__load_uint(s - 4, 4, 0);
@@ -787,7 +847,7 @@ static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
 	pos = w->stack_data.len;
 	ehd__nt_put_le(&w->stack_data, n * 8, 4);
 	for (i = 0; i < n; i++)
-		ehd__nt_put_le(&w->stack_data, ev->callchain[i], 8);
+		ehd__nt_put_le(&w->stack_data, w->ips[i], 8);
 	*id = v;
 	return w->stack_data.err ? -ENOMEM :
 				   ehd__table_add(&w->stacks, h, (uint32_t)pos);
@@ -1085,6 +1145,330 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	return 0;
 }
 
+/* ---- system traces: PerfView's universal providers ---- */
+
+/*
+ * Samples and system events (docs/system-traces.md) are written as the
+ * events PerfView's own parsers read: payloads of varuints and strings of
+ * a u16 count of UTF-8 bytes (declared as Arrays of UTF8CodeUnit, which
+ * is the same thing). Universal.System events are known by their ids.
+ * ProcessMapping has no ProcessId field: the event's process says it
+ * (PerfView's parser and one-collect, against UniversalProviders.md).
+ */
+enum usys {
+	U_EXISTING_PROCESS, U_PROCESS_CREATE, U_PROCESS_EXIT, U_MAPPING,
+	U_SYMBOL, U_MAPPING_METADATA, U_COUNT
+};
+
+static const struct {
+	const char *name, *spec;	/* see ehd__ntm_universal() */
+	const char *fields[6];
+} usys_types[U_COUNT] = {
+	[U_EXISTING_PROCESS] = { "ExistingProcess", "uss",
+		{ "NamespaceId", "Name", "NamespaceName" } },
+	[U_PROCESS_CREATE] = { "ProcessCreate", "uss",
+		{ "NamespaceId", "Name", "NamespaceName" } },
+	[U_PROCESS_EXIT] = { "ProcessExit", "", { NULL } },
+	[U_MAPPING] = { "ProcessMapping", "uxxxsu",
+		{ "Id", "StartAddress", "EndAddress", "FileOffset", "FileName",
+		  "MetadataId" } },
+	[U_SYMBOL] = { "ProcessSymbol", "uuxxs",
+		{ "Id", "MappingId", "StartAddress", "EndAddress", "Name" } },
+	[U_MAPPING_METADATA] = { "ProcessMappingMetadata", "uss",
+		{ "Id", "SymbolMetadata", "VersionMetadata" } },
+};
+
+#define UNIVERSAL_SYSTEM "Universal.System"
+/* A process's view of the kernel: mapping id KERNEL_MAPPING + pid. */
+#define KERNEL_MAPPING (1ull << 62)
+#define KERNEL_START (1ull << 63)
+#define KERNEL_MODULE "[kernel.kallsyms]"
+
+static long universal_type(struct ehd__ntw *w, const struct identity *id,
+			   const char *spec, const char *const *fields)
+{
+	struct ehd__ntm map = { 0 };
+	uint64_t h;
+	long idx;
+	int err;
+
+	key_begin(w, MK_UNIVERSAL, id);
+	ehd__buf_put(&w->key, spec, strlen(spec));
+	if (w->key.err)
+		return -ENOMEM;
+	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
+	idx = find_type(w, h);
+	if (idx >= 0)
+		return idx;
+	err = ehd__ntm_universal(&map, spec, fields);
+	idx = err ? err : add_type(w, h, &map, id);
+	ehd__ntm_fini(&map);
+	return idx;
+}
+
+static long usys_type(struct ehd__ntw *w, unsigned int which)
+{
+	struct identity id = {
+		.provider = UNIVERSAL_SYSTEM,
+		.provider_len = strlen(UNIVERSAL_SYSTEM),
+		.name = usys_types[which].name,
+		.name_len = strlen(usys_types[which].name),
+		.tracepoint = "",
+		.own_id = which,
+		.fixed_id = true,
+	};
+	long idx;
+
+	if (w->usys[which])
+		return (long)w->usys[which] - 1;
+	idx = universal_type(w, &id, usys_types[which].spec,
+			     usys_types[which].fields);
+	if (idx >= 0)
+		w->usys[which] = (uint32_t)idx + 1;
+	return idx;
+}
+
+/* The type of a Universal.Events sample: "cpu" has id 1, "cswitch" 2. */
+static long sample_type(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	static const char *const value[] = { "Value" };
+	struct identity id = {
+		.provider = ev->provider,
+		.provider_len = ev->provider_len,
+		.name = ev->name,
+		.name_len = ev->name_len,
+		.tracepoint = "",
+	};
+	long idx;
+
+	if (w->sample_meta && ev->name_len < sizeof(w->sample_name) &&
+	    !memcmp(w->sample_name, ev->name, ev->name_len) &&
+	    !w->sample_name[ev->name_len])
+		return (long)w->sample_meta - 1;
+	if (ev->name_len == 3 && !memcmp(ev->name, "cpu", 3))
+		id.own_id = 1;
+	else if (ev->name_len == 7 && !memcmp(ev->name, "cswitch", 7))
+		id.own_id = 2;
+	idx = universal_type(w, &id, "u", value);
+	if (idx >= 0 && ev->name_len < sizeof(w->sample_name)) {
+		memcpy(w->sample_name, ev->name, ev->name_len);
+		w->sample_name[ev->name_len] = 0;
+		w->sample_meta = (uint32_t)idx + 1;
+	}
+	return idx;
+}
+
+/* A string as PerfView's parsers read it: u16 count, UTF-8 bytes. */
+static void put_short_string(struct ehd_buf *b, const char *s, size_t n)
+{
+	if (n > 0xffff) {
+		n = 0xffff;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;	/* not in the middle of a character */
+	}
+	ehd__nt_put_le(b, n, 2);
+	ehd__buf_put(b, s, n);
+}
+
+static void put_cstring(struct ehd_buf *b, const char *s)
+{
+	put_short_string(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* Hold a made-up event of type @idx, payload from @at, @ev's context. */
+static int hold_made(struct ehd__ntw *w, const struct ehd_event *ev,
+		     long idx, size_t at)
+{
+	struct ehd_event e = *ev;
+
+	e.context &= ~EHD_CTX_CALLCHAIN;
+	e.activity_id = e.related_id = NULL;
+	if (w->payloads.err)
+		return -ENOMEM;
+	return hold_event(w, &e, (uint32_t)idx, at);
+}
+
+static bool is_hex(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return n && !s[n] && n <= 2 * 64;
+}
+
+/* The ProcessMappingMetadata id of a build id, written the first time. */
+static int mapping_metadata(struct ehd__ntw *w, const struct ehd_event *ev,
+			    const char *build_id, uint64_t *meta_id)
+{
+	size_t len = strlen(build_id), pos = 0, at;
+	uint64_t h = ehd__hash_bytes(build_id, len, 0x6d);
+	uint32_t v;
+	long idx;
+	int err;
+
+	while (ehd__table_next(&w->build_ids, h, &pos, &v))
+		if (!strcmp(w->build_id_keys.p + v + 8, build_id)) {
+			*meta_id = ehd__load_uint((const uint8_t *)
+						  w->build_id_keys.p + v, 8, 0);
+			return 0;
+		}
+	idx = usys_type(w, U_MAPPING_METADATA);
+	if (idx < 0)
+		return (int)idx;
+	*meta_id = ++w->nbuild_ids;
+	v = (uint32_t)w->build_id_keys.len;
+	ehd__nt_put_le(&w->build_id_keys, *meta_id, 8);
+	ehd__buf_put(&w->build_id_keys, build_id, len + 1);
+	at = w->payloads.len;
+	ehd__nt_put_var(&w->payloads, *meta_id);
+	w->scratch.len = 0;
+	ehd__buf_printf(&w->scratch, "{\"type\":\"ELF\",\"build_id\":\"%s\"}",
+			build_id);
+	put_short_string(&w->payloads, w->scratch.p, w->scratch.len);
+	put_cstring(&w->payloads, "");
+	if (w->build_id_keys.err || w->scratch.err)
+		return -ENOMEM;
+	err = hold_made(w, ev, idx, at);
+	return err ? err : ehd__table_add(&w->build_ids, h, v);
+}
+
+/* The mapping id of the kernel in @ev's process, announced the first time. */
+static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
+			  uint64_t *id)
+{
+	size_t pos = 0, at;
+	uint32_t v;
+	long idx;
+	int err;
+
+	*id = KERNEL_MAPPING + ev->pid;
+	if (ehd__table_next(&w->kernel_maps, ev->pid, &pos, &v))
+		return 0;
+	idx = usys_type(w, U_MAPPING);
+	if (idx < 0)
+		return (int)idx;
+	at = w->payloads.len;
+	ehd__nt_put_var(&w->payloads, *id);
+	ehd__nt_put_var(&w->payloads, KERNEL_START);
+	ehd__nt_put_var(&w->payloads, UINT64_MAX);
+	ehd__nt_put_var(&w->payloads, 0);
+	put_cstring(&w->payloads, KERNEL_MODULE);
+	ehd__nt_put_var(&w->payloads, 0);
+	err = hold_made(w, ev, idx, at);
+	return err ? err : ehd__table_add(&w->kernel_maps, ev->pid, 1);
+}
+
+/* A ProcessSymbol event for each function of @ev's stack not yet named. */
+static int symbols(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	int n, i, err = 0;
+
+	if (!w->frames) {
+		w->frames = malloc(FRAMES_MAX * sizeof(*w->frames));
+		if (!w->frames)
+			return -ENOMEM;
+	}
+	n = ehd_event_frames(ev, w->frames, FRAMES_MAX);
+	for (i = 0; i < n && !err; i++) {
+		const struct ehd_frame *f = &w->frames[i];
+		uint64_t key[2] = { f->mapping_id, f->symbol_start }, h;
+		size_t pos = 0, at;
+		bool seen = false;
+		uint32_t v;
+		long idx;
+
+		if (!f->symbol)
+			continue;
+		if (f->kind == EHD_FRAME_KERNEL && kernel_mapping(w, ev, &key[0]))
+			return -ENOMEM;
+		if (!key[0])
+			continue;
+		h = ehd__hash_bytes(key, sizeof(key), 0x73);
+		while (!seen && ehd__table_next(&w->symbols, h, &pos, &v))
+			seen = !memcmp(w->symbol_keys.p + v, key, sizeof(key));
+		if (seen)
+			continue;
+		idx = usys_type(w, U_SYMBOL);
+		if (idx < 0)
+			return (int)idx;
+		v = (uint32_t)w->symbol_keys.len;
+		ehd__buf_put(&w->symbol_keys, key, sizeof(key));
+		at = w->payloads.len;
+		ehd__nt_put_var(&w->payloads, ++w->nsymbols);
+		ehd__nt_put_var(&w->payloads, key[0]);
+		ehd__nt_put_var(&w->payloads, f->symbol_start);
+		ehd__nt_put_var(&w->payloads, f->symbol_end);
+		put_cstring(&w->payloads, f->symbol);
+		err = w->symbol_keys.err ? -ENOMEM : hold_made(w, ev, idx, at);
+		if (!err)
+			err = ehd__table_add(&w->symbols, h, v);
+	}
+	return n < 0 ? n : err;
+}
+
+/* A sample (Universal.Events) or system event (Universal.System). */
+static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	const struct ehd_system *sy = ev->system;
+	uint64_t meta_id = 0;
+	size_t at;
+	long idx;
+	int err = 0;
+
+	if (ev->kind == EHD_EVENT_SAMPLE) {
+		err = symbols(w, ev);
+		idx = err ? err : sample_type(w, ev);
+		if (idx < 0)
+			return (int)idx;
+		at = w->payloads.len;
+		ehd__nt_put_var(&w->payloads, ev->value);
+		return w->payloads.err ? -ENOMEM :
+					 hold_event(w, ev, (uint32_t)idx, at);
+	}
+	if (!sy || sy->kind < EHD_SYSTEM_EXISTING_PROCESS ||
+	    sy->kind > EHD_SYSTEM_MAPPING)
+		return -EINVAL;
+	if (sy->kind == EHD_SYSTEM_MAPPING && sy->build_id &&
+	    is_hex(sy->build_id))
+		err = mapping_metadata(w, ev, sy->build_id, &meta_id);
+	/* EHD_SYSTEM_* are the event ids. */
+	idx = err ? err : usys_type(w, (unsigned int)sy->kind);
+	if (idx < 0)
+		return (int)idx;
+	at = w->payloads.len;
+	switch (sy->kind) {
+	case EHD_SYSTEM_EXISTING_PROCESS:
+	case EHD_SYSTEM_PROCESS_CREATE:
+		ehd__nt_put_var(&w->payloads, sy->pid);
+		put_cstring(&w->payloads, sy->name);
+		put_cstring(&w->payloads, "");
+		break;
+	case EHD_SYSTEM_MAPPING:
+		ehd__nt_put_var(&w->payloads, sy->mapping_id);
+		ehd__nt_put_var(&w->payloads, sy->start);
+		ehd__nt_put_var(&w->payloads, sy->end);
+		ehd__nt_put_var(&w->payloads, sy->file_offset);
+		put_cstring(&w->payloads, sy->file_name);
+		ehd__nt_put_var(&w->payloads, meta_id);
+		break;
+	}
+	return hold_made(w, ev, idx, at);
+}
+
+/* Write the window once it holds enough. */
+static int window_check(struct ehd__ntw *w)
+{
+	int err = 0;
+
+	if (w->payloads.len >= WINDOW_BYTES ||
+	    w->rows.len >= TABLE_BYTES_MAX ||
+	    w->thread_rows.len >= TABLE_BYTES_MAX ||
+	    w->stack_data.len >= TABLE_BYTES_MAX)
+		err = flush_window(w);
+	if (!err && w->payloads.err)
+		err = -ENOMEM;
+	return err;
+}
+
 int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		   struct ehd_enum *en, const char **why, uint64_t *where)
 {
@@ -1099,6 +1483,10 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	/* Events read from nettrace have no EventHeader or record bytes. */
 	if (ev->internal && ev->internal->fields)
 		return -ENOTSUP;
+	if (ev->kind == EHD_EVENT_SAMPLE || ev->kind == EHD_EVENT_SYSTEM) {
+		err = universal_event(w, ev);
+		return err ? err : window_check(w);
+	}
 	if (ev->kind == EHD_EVENT_EVENTHEADER) {
 		/* The reader's enumerator knows where the fields are. */
 		const struct ehd_enum *ident = ev->internal ?
@@ -1166,13 +1554,8 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	}
 	w->st.lossy += res.lossy;
 	err = hold_event(w, ev, (uint32_t)idx, at);
-	if (!err && (w->payloads.len >= WINDOW_BYTES ||
-		     w->rows.len >= TABLE_BYTES_MAX ||
-		     w->thread_rows.len >= TABLE_BYTES_MAX ||
-		     w->stack_data.len >= TABLE_BYTES_MAX))
-		err = flush_window(w);
-	if (!err && w->payloads.err)
-		err = -ENOMEM;
+	if (!err)
+		err = window_check(w);
 	return err ? err : damage;
 }
 

@@ -37,6 +37,12 @@ struct away {
 	size_t n, cap;
 };
 
+/* A function named by the trace itself (nettrace ProcessSymbol). */
+struct given_sym {
+	uint64_t mapping_id, start, end;
+	const char *name;	/* interned */
+};
+
 struct ehd__procs {
 	struct ehd_table by_pid;	/* pid -> index in procs */
 	struct proc *procs;
@@ -48,8 +54,13 @@ struct ehd__procs {
 	struct away *away;
 	size_t naway, away_cap;
 	uint64_t next_id;
+	bool given;			/* mappings come from the trace */
+	struct given_sym *gsyms;	/* sorted by mapping id, start */
+	size_t ngsyms, gsyms_cap;
+	bool gsyms_sorted;
 	struct ehd__syms *syms;
 	char name[16 + 1];		/* ehd_system.name */
+	char build_id[2 * 64 + 1];	/* ehd_system.build_id */
 	int err;
 };
 
@@ -79,6 +90,7 @@ void ehd__procs_free(struct ehd__procs *ps)
 	for (i = 0; i < ps->naway; i++)
 		free(ps->away[i].stack);
 	free(ps->away);
+	free(ps->gsyms);
 	ehd__table_free(&ps->by_pid);
 	ehd__table_free(&ps->by_name);
 	ehd__table_free(&ps->by_tid);
@@ -228,6 +240,27 @@ static const char *rec_string(const uint8_t *p, size_t n, size_t *len)
 	return (const char *)p;
 }
 
+/* The build id of a mapping: the kernel's (MMAP2), else the file's. */
+static const char *build_id(struct ehd__procs *ps, uint32_t type,
+			    uint16_t misc, const uint8_t *b, const char *name)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned int i, n;
+
+	if (type == PERF_RECORD_MMAP2 && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		n = b[32] <= 20 ? b[32] : 20;
+		for (i = 0; i < n; i++) {
+			ps->build_id[2 * i] = digits[b[36 + i] >> 4];
+			ps->build_id[2 * i + 1] = digits[b[36 + i] & 15];
+		}
+		ps->build_id[2 * n] = 0;
+		return n ? ps->build_id : NULL;
+	}
+	if (name[0] != '/' || ehd__syms_build_id(ps->syms, name, ps->build_id) <= 0)
+		return NULL;
+	return ps->build_id;
+}
+
 static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 		    const uint8_t *b, size_t n, int big, struct ehd_system *sys)
 {
@@ -263,6 +296,7 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	sys->end = m.end;
 	sys->file_offset = m.pgoff;
 	sys->file_name = m.name;
+	sys->build_id = build_id(ps, type, misc, b, m.name);
 	return true;
 }
 
@@ -349,6 +383,76 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	return true;
 }
 
+/* ---- mappings and functions the trace names (nettrace) ------------------- */
+
+void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
+			      uint64_t start, uint64_t end, uint64_t pgoff,
+			      const char *name, size_t len)
+{
+	struct proc *p = get_proc(ps, pid);
+	struct map m = { start, end, pgoff, id, intern(ps, name, len) };
+
+	ps->given = true;
+	if (p && m.name && end > start)
+		add_map(ps, p, &m);
+}
+
+void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
+			     uint64_t start, uint64_t end, const char *name,
+			     size_t len)
+{
+	struct given_sym *g;
+
+	if (!grow((void **)&ps->gsyms, &ps->gsyms_cap, ps->ngsyms,
+		  sizeof(*ps->gsyms))) {
+		ps->err = -ENOMEM;
+		return;
+	}
+	g = &ps->gsyms[ps->ngsyms];
+	g->mapping_id = mapping_id;
+	g->start = start;
+	g->end = end > start ? end : start + 1;
+	g->name = intern(ps, name, len);
+	if (g->name)
+		ps->ngsyms++;
+	ps->gsyms_sorted = false;
+}
+
+static int gsym_cmp(const void *a, const void *b)
+{
+	const struct given_sym *x = a, *y = b;
+
+	if (x->mapping_id != y->mapping_id)
+		return x->mapping_id < y->mapping_id ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The function the trace names at @ip of mapping @id, or NULL. */
+static const struct given_sym *given_symbol(struct ehd__procs *ps, uint64_t id,
+					    uint64_t ip)
+{
+	size_t lo = 0, hi = ps->ngsyms;
+
+	if (!ps->gsyms_sorted) {
+		qsort(ps->gsyms, ps->ngsyms, sizeof(*ps->gsyms), gsym_cmp);
+		ps->gsyms_sorted = true;
+	}
+	/* The last one at or before (id, ip). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct given_sym *g = &ps->gsyms[mid];
+
+		if (g->mapping_id < id || (g->mapping_id == id && g->start <= ip))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ps->gsyms[lo - 1].mapping_id != id ||
+	    ip >= ps->gsyms[lo - 1].end)
+		return NULL;
+	return &ps->gsyms[lo - 1];
+}
+
 /* ---- stacks ---------------------------------------------------------------- */
 
 static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
@@ -369,6 +473,7 @@ static void user_frame(struct ehd__procs *ps, const struct proc *p,
 		       struct ehd_frame *f)
 {
 	const struct map *m = p ? find_map(p, f->ip) : NULL;
+	const struct given_sym *g;
 	uint64_t off;
 	struct ehd__sym s;
 
@@ -378,6 +483,23 @@ static void user_frame(struct ehd__procs *ps, const struct proc *p,
 	f->mapping_id = m->id;
 	off = m->pgoff + (f->ip - m->start);
 	f->offset = off;
+	if (ps->given) {
+		/* The kernel as a nettrace writer maps it in each process. */
+		if (!strcmp(m->name, KERNEL_MODULE)) {
+			f->kind = EHD_FRAME_KERNEL;
+			f->offset = f->ip;
+			f->mapping_id = 0;
+		}
+		g = ps->ngsyms ? given_symbol(ps, m->id, f->ip) : NULL;
+		if (g) {
+			f->symbol = g->name;
+			f->symbol_offset = f->ip - g->start;
+			f->symbol_start = g->start;
+			f->symbol_end = g->end;
+		}
+		if (g || f->kind == EHD_FRAME_KERNEL)
+			return;
+	}
 	if (m->name[0] != '/' || ehd__syms_file(ps->syms, m->name, off, &s))
 		return;
 	f->offset = s.addr;
@@ -409,7 +531,7 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 		memset(f, 0, sizeof(*f));
 		f->ip = ip;
 		f->kind = kernel ? EHD_FRAME_KERNEL : EHD_FRAME_USER;
-		if (ps && kernel)
+		if (ps && kernel && !ps->given)
 			kernel_frame(ps, f);
 		else if (ps)
 			user_frame(ps, p, f);

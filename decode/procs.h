@@ -61,6 +61,21 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 			 struct ehd_frame *frames, size_t max);
 
 /*
+ * ehd__procs_given_mapping(), ehd__procs_given_symbol() - a mapping of
+ * process @pid and a function of a mapping, as a trace names them
+ * (nettrace's Universal.System events). Once given mappings are used,
+ * stacks are attributed with them only: a frame in a mapping named
+ * "[kernel.kallsyms]" is a kernel frame, and a function the trace names
+ * comes before the one an ELF file on this machine would give.
+ */
+void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
+			      uint64_t start, uint64_t end, uint64_t pgoff,
+			      const char *name, size_t len);
+void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
+			     uint64_t start, uint64_t end, const char *name,
+			     size_t len);
+
+/*
  * ehd__procs_switch() - a sched_switch at @time: thread @prev leaves the
  * CPU with stack @chain (@count addresses, may be 0), thread @next comes.
  * @off_ns: gets how long @next was off the CPU

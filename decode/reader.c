@@ -20,6 +20,7 @@
 #include "ehd-buf.h"
 #include "ehd-bytes.h"
 #include "event-int.h"
+#include "nettrace-format.h"
 #include "nettrace-read.h"
 #include <traceevent/event-parse.h>
 
@@ -231,7 +232,56 @@ static int open_nettrace(struct ehd_reader *r, const uint8_t *pre,
 	if (err)
 		return r->nt ? nt_fail(r, err) : fail(r, err, 0, "out of memory");
 	r->kind = EHD_INPUT_NETTRACE;
+	/* Its Universal.System events attribute its stacks. */
+	if (!r->procs && !(r->procs = ehd__procs_new()))
+		return fail(r, -ENOMEM, 0, "out of memory");
+	ehd__nt_set_procs(r->nt, r->procs);
 	return 0;
+}
+
+/* A short string of a Universal payload: u16 count, UTF-8 bytes. */
+static size_t short_string(const uint8_t *p, const uint8_t *end,
+			   const char **s, size_t *len)
+{
+	if (end - p < 2)
+		return 0;
+	*len = (size_t)p[0] | (size_t)p[1] << 8;
+	if ((size_t)(end - p - 2) < *len)
+		return 0;
+	*s = (const char *)p + 2;
+	return 2 + *len;
+}
+
+/*
+ * The mappings and functions a nettrace system trace names (ProcessMapping,
+ * ProcessSymbol: varuints, then a short string), for ehd_event_frames().
+ * Malformed payloads are only not used: the event is still given.
+ */
+static void nt_given(struct ehd_reader *r, const struct ehd_event *ev)
+{
+	const uint8_t *p = ev->data, *end = p + ev->size;
+	bool mapping = ev->name_len == 14 && !memcmp(ev->name, "ProcessMapping", 14);
+	bool symbol = ev->name_len == 13 && !memcmp(ev->name, "ProcessSymbol", 13);
+	uint64_t v[4];
+	const char *name;
+	size_t i, k, len;
+
+	if ((!mapping && !symbol) || ev->provider_len != 16 ||
+	    memcmp(ev->provider, "Universal.System", 16) || !p)
+		return;
+	for (i = 0; i < 4; i++) {
+		k = ehd__nt_get_varuint(p, end, 10, &v[i]);
+		if (!k)
+			return;
+		p += k;
+	}
+	if (!short_string(p, end, &name, &len))
+		return;
+	if (mapping)
+		ehd__procs_given_mapping(r->procs, ev->pid, v[0], v[1], v[2],
+					 v[3], name, len);
+	else
+		ehd__procs_given_symbol(r->procs, v[1], v[2], v[3], name, len);
 }
 
 static int open_input(struct ehd_reader *r)
@@ -917,8 +967,10 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 			return nt_fail(r, ret);
 		r->stats.records += (uint64_t)ret;
 		r->stats.lost = ehd__nt_lost(r->nt);
-		if (ret > 0)
+		if (ret > 0) {
 			r->stats.events++;
+			nt_given(r, *ev);
+		}
 		return ret;
 	case EHD_INPUT_DAT:
 		ret = ehd__dat_next(&r->dat, &rec);
@@ -945,6 +997,24 @@ EHD_API int ehd_reader_kind(const struct ehd_reader *r)
 	return r->kind;
 }
 
+/* ns between two cpu-clock samples, of the first such event (0: none). */
+static uint64_t cpu_sample_period(const struct ehd_reader *r)
+{
+	const struct ehd__perf_event_desc *d;
+	size_t i;
+
+	for (i = 0; (d = ehd__perf_desc(r->perf, i)); i++) {
+		if (d->attr.type != PERF_TYPE_SOFTWARE ||
+		    d->attr.config != PERF_COUNT_SW_CPU_CLOCK ||
+		    !d->attr.sample_period)
+			continue;
+		if (!d->attr.freq)
+			return d->attr.sample_period;	/* cpu-clock counts ns */
+		return 1000000000 / d->attr.sample_freq;
+	}
+	return 0;
+}
+
 EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r)
 {
 	struct ehd_trace_info *i = &r->info;
@@ -952,6 +1022,8 @@ EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r)
 
 	memset(i, 0, sizeof(*i));
 	i->clockid = -1;
+	if (r->nt && r->kind == EHD_INPUT_NETTRACE)
+		ehd__nt_trace_info(r->nt, i);
 	if (!r->perf)
 		return i;
 	s = ehd__perf_session(r->perf);
@@ -970,6 +1042,7 @@ EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r)
 	i->long_size = s->tracing_long_size;
 	i->page_size = s->tracing_page_size;
 	i->big_endian = s->big_endian;
+	i->cpu_sample_period = cpu_sample_period(r);
 	return i;
 }
 

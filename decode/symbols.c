@@ -203,7 +203,8 @@ static void symtab_describe(const struct symtab *t, struct ehd__sym *s)
 		return;
 	s->name = t->names + f->name;
 	s->start = f->start;
-	s->size = f->size;
+	s->size = f->size ? f->size :
+		  f->end != UINT64_MAX ? f->end - f->start : 0;
 	s->offset = s->addr - f->start;
 }
 

@@ -36,7 +36,8 @@ struct ehd__syms;
  *	none does or the file has no symbols
  * @offset: @addr - the symbol's start
  * @start: the symbol's start, in the numbering of @addr
- * @size: the symbol's size (0 when the table does not say)
+ * @size: the symbol's size; when the table does not say (kallsyms), up to
+ *	the next symbol, as far as the lookup takes it (0 for the last)
  */
 struct ehd__sym {
 	uint64_t addr;

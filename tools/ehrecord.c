@@ -81,6 +81,24 @@ static int usage_error(const char *what, const char *arg)
 }
 
 /* Keep an existing @path as @path.old, as perf does. */
+/*
+ * Is it a system trace? Samples, switches and stacks come with processes
+ * and mappings (Universal.System events), so that stacks can be read.
+ */
+static bool system_trace(const struct live_opts *lo)
+{
+	size_t i, n;
+
+	if (lo->hz || lo->off_cpu || (lo->flags & EHD_SESSION_CALLCHAIN))
+		return true;
+	for (i = 0; i < lo->nspecs; i++) {
+		n = strlen(lo->specs[i]);
+		if (n > 7 && !strcmp(lo->specs[i] + n - 7, "/stacks"))
+			return true;
+	}
+	return false;
+}
+
 static int keep_old(const char *path)
 {
 	size_t n = strlen(path);
@@ -214,10 +232,6 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	if (!lo->live)
 		return usage_error("nothing to record: give -e SPEC, --cpu-sampling or --off-cpu",
 				   NULL);
-	/* The Universal.* encoding of samples in nettrace is not written yet. */
-	if ((lo->hz || lo->off_cpu) && !perf)
-		return usage_error("--cpu-sampling and --off-cpu record to perf.data only for now: add -F perf",
-				   NULL);
 	if (optind < argc)
 		lo->command = argv + optind;
 	lo->cmdline = (const char *const *)argv;
@@ -256,7 +270,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	if (!ret && perf)
 		ret = live_write_perf(&l, fd, output);
 	else if (!ret)
-		ret = live_write_events(&l, w, EHD_READER_SORT_TIME);
+		ret = live_write_events(&l, w, EHD_READER_SORT_TIME |
+					(system_trace(lo) ? EHD_READER_SYSTEM : 0));
 	if (w) {
 		err = ehd_writer_close(w);
 		if (err) {

@@ -801,6 +801,174 @@ static void test_strict_refuses(void **state)
 	}
 }
 
+/* ---- system traces: PerfView's universal providers ---- */
+
+static struct ehd_event system_event(uint64_t t, uint32_t pid,
+				     const struct ehd_system *sy,
+				     const char *name)
+{
+	struct ehd_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = EHD_EVENT_SYSTEM;
+	e.provider = "Universal.System";
+	e.provider_len = strlen(e.provider);
+	e.name = e.tracepoint = name;
+	e.name_len = e.tracepoint_len = strlen(name);
+	e.context = EHD_CTX_TIME | EHD_CTX_PID | EHD_CTX_CPU;
+	e.time = t;
+	e.pid = e.tid = pid;
+	e.cpu = 1;
+	e.system = sy;
+	return e;
+}
+
+/* The field list of row @name: u16 count, then the fields. */
+static const struct row *row_named(const struct row *rows, size_t n,
+				   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	fail_msg("no metadata row %s", name);
+	return NULL;
+}
+
+/*
+ * Samples and system events are written as PerfView's own parsers read
+ * them: Universal.System ids 0-5, Universal.Events "cpu" and "cswitch"
+ * with a VarUInt Value, payloads of varuints and u16-counted UTF-8
+ * (Arrays of UTF8CodeUnit), one ProcessMappingMetadata per build id,
+ * perf's context markers out of the stacks, ExpectedCPUSamplingRate in
+ * the trace; read back, the mappings attribute the stacks.
+ */
+static void test_universal(void **state)
+{
+	static const uint64_t chain[] = {
+		(uint64_t)-512, 0x1100, 0x2f00, 0x9999	/* PERF_CONTEXT_USER */
+	};
+	static const uint8_t mapping_fields[] = {
+		6, 0,
+		4, 0, 2, 'I', 'd', 21,
+		14, 0, 12, 'S', 't', 'a', 'r', 't', 'A', 'd', 'd', 'r', 'e', 's', 's', 21,
+		12, 0, 10, 'E', 'n', 'd', 'A', 'd', 'd', 'r', 'e', 's', 's', 21,
+		12, 0, 10, 'F', 'i', 'l', 'e', 'O', 'f', 'f', 's', 'e', 't', 21,
+		11, 0, 8, 'F', 'i', 'l', 'e', 'N', 'a', 'm', 'e', 19, 23,
+		12, 0, 10, 'M', 'e', 't', 'a', 'd', 'a', 't', 'a', 'I', 'd', 21,
+	};
+	static const uint8_t mapping_payload[] = {
+		7, 0x80, 0x20, 0x80, 0x60, 0x80, 0x04,	/* 7, 0x1000, 0x3000, 0x200 */
+		6, 0, '/', 'b', 'i', 'n', '/', 'x', 1,
+	};
+	struct ehd_system proc = { .kind = EHD_SYSTEM_EXISTING_PROCESS,
+				   .pid = 42, .name = "proc42" };
+	struct ehd_system map1 = { .kind = EHD_SYSTEM_MAPPING, .pid = 42,
+				   .mapping_id = 7, .start = 0x1000,
+				   .end = 0x3000, .file_offset = 0x200,
+				   .file_name = "/bin/x", .build_id = "abcd" };
+	struct ehd_system map2 = map1, gone = { .kind = EHD_SYSTEM_PROCESS_EXIT,
+						.pid = 42 };
+	struct ehd_event ev[6], *cpu = &ev[2], *sw = &ev[3];
+	struct ehd_trace_info info;
+	const struct ehd_event *back;
+	struct ehd_reader *r;
+	struct ehd_frame f[4];
+	struct row rows[16];
+	const struct row *m;
+	int fd = memfd_create("universal", 0), err, n_cpu = 0;
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	size_t len, n, i;
+	uint8_t *file;
+	char *json;
+
+	(void)state;
+	map2.mapping_id = 8;
+	map2.start = 0x5000;
+	map2.end = 0x6000;
+	ev[0] = system_event(100, 42, &proc, "ExistingProcess");
+	ev[1] = system_event(110, 42, &map1, "ProcessMapping");
+	ev[2] = system_event(120, 42, NULL, "cpu");
+	ev[3] = system_event(130, 42, NULL, "cswitch");
+	ev[4] = system_event(140, 42, &map2, "ProcessMapping");
+	ev[5] = system_event(150, 42, &gone, "ProcessExit");
+	cpu->kind = sw->kind = EHD_EVENT_SAMPLE;
+	cpu->provider = sw->provider = "Universal.Events";
+	cpu->value = 1;
+	sw->value = 12345;
+	cpu->tid = 43;
+	cpu->context |= EHD_CTX_CALLCHAIN;
+	cpu->callchain = chain;
+	cpu->callchain_count = 4;
+	memset(&info, 0, sizeof(info));
+	info.clockid = -1;
+	info.cpu_sample_period = 1001001;
+	assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(ehd_writer_event(w, &ev[i]), 0);
+	assert_int_equal(ehd_writer_close(w), 0);
+	ehd_writer_free(w);
+
+	file = slurp(fd, &len);
+	n = rows_of(file, len, rows, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(row_named(rows, n, "ExistingProcess")->event_id, 0);
+	assert_int_equal(row_named(rows, n, "ProcessExit")->event_id, 2);
+	assert_int_equal(row_named(rows, n, "ProcessMappingMetadata")->event_id, 5);
+	assert_int_equal(row_named(rows, n, "cpu")->event_id, 1);
+	assert_int_equal(row_named(rows, n, "cswitch")->event_id, 2);
+	m = row_named(rows, n, "ProcessMapping");
+	assert_int_equal(m->event_id, 3);
+	assert_string_equal(m->provider, "Universal.System");
+	assert_int_equal(m->fields_len, sizeof(mapping_fields));
+	assert_memory_equal(m->fields, mapping_fields, sizeof(mapping_fields));
+	/* The payload of the first mapping, as PerfView's parser reads it. */
+	assert_non_null(memmem(file, len, mapping_payload, sizeof(mapping_payload)));
+	assert_non_null(memmem(file, len, "ExpectedCPUSamplingRate\x07" "1001001",
+			       31));
+	/* The stack: {id 1, 16 bytes, 0x1100, 0x2f00} with no marker. */
+	assert_non_null(memmem(file, len, "\x01\0\0\0\x18\0\0\0\0\x11\0\0\0\0\0\0"
+				     "\0\x2f\0\0\0\0\0\0\x99\x99", 26));
+	assert_null(memmem(file, len, "\0\xfe\xff\xff\xff\xff\xff\xff", 8));
+	free(file);
+
+	json = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(strstr(json, "{\"n\":\"Universal.System:ExistingProcess\",\"NamespaceId\":42,\"Name\":\"proc42\",\"NamespaceName\":\"\","));
+	assert_non_null(strstr(json, "{\"n\":\"Universal.System:ProcessMapping\",\"Id\":7,\"StartAddress\":\"0x1000\",\"EndAddress\":\"0x3000\",\"FileOffset\":\"0x200\",\"FileName\":\"/bin/x\",\"MetadataId\":1,"));
+	assert_non_null(strstr(json, "\"Id\":8,\"StartAddress\":\"0x5000\",\"EndAddress\":\"0x6000\",\"FileOffset\":\"0x200\",\"FileName\":\"/bin/x\",\"MetadataId\":1,"));
+	assert_non_null(strstr(json, "{\"n\":\"Universal.System:ProcessMappingMetadata\",\"Id\":1,\"SymbolMetadata\":\"{\\\"type\\\":\\\"ELF\\\",\\\"build_id\\\":\\\"abcd\\\"}\""));
+	assert_null(strstr(strstr(json, "ProcessMappingMetadata") + 1,
+			   "ProcessMappingMetadata"));
+	assert_non_null(strstr(json, "{\"n\":\"Universal.Events:cswitch\",\"Value\":12345,"));
+	assert_non_null(strstr(json, "{\"n\":\"Universal.System:ProcessExit\",\"meta\""));
+	free(json);
+
+	/* The trace's own mappings attribute the sample's stack. */
+	r = ehd_reader_new(0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(ehd_reader_open_fd(r, fd, "nettrace"), 0);
+	while (ehd_reader_next(r, &back) > 0) {
+		/* The trace block is read with the first event. */
+		assert_int_equal(ehd_reader_trace_info(r)->cpu_sample_period,
+				 1001001);
+		if (back->name_len != 3 || memcmp(back->name, "cpu", 3))
+			continue;
+		n_cpu++;
+		assert_int_equal(back->callchain_count, 3);
+		assert_int_equal(ehd_event_frames(back, f, 4), 3);
+		assert_string_equal(f[0].module, "/bin/x");
+		assert_int_equal(f[0].offset, 0x300);	/* 0x200 + 0x100 */
+		assert_int_equal(f[0].mapping_id, 7);
+		assert_int_equal(f[1].offset, 0x2100);
+		assert_null(f[2].module);		/* in no mapping */
+	}
+	assert_int_equal(n_cpu, 1);
+	ehd_reader_free(r);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -812,6 +980,7 @@ int main(void)
 		cmocka_unit_test(test_late_event_reordered),
 		cmocka_unit_test(test_text_utf16),
 		cmocka_unit_test(test_strict_refuses),
+		cmocka_unit_test(test_universal),
 	};
 
 	return cmocka_run_group_tests(tests, make_capture, remove_capture);

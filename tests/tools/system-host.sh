@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # system-host.sh - CPU sampling and off-CPU switches on this machine's own
-# kernel (cpu-clock and sched_switch need no user_events):
+# kernel (cpu-clock and sched_switch need no user_events), to perf.data and
+# to nettrace (read back with ehdecode --strict; its ProcessSymbol and
+# ProcessMappingMetadata events checked against nm and readelf):
 #  - ehrecord -F perf --cpu-sampling=HZ -- examples/spin: most of the
 #    "cpu" samples of spin's process have spin_hot_loop, called from
 #    spin_work, in their stack (ehdecode --system -m stack), attributed to
@@ -36,55 +38,59 @@ skip() {
 
 "$rec" --cpu-sampling=0 -F perf -o "$tmp/x" >/dev/null 2>&1
 [ $? = 2 ] && ok "--cpu-sampling=0: usage error" || bad "--cpu-sampling=0 not refused"
-"$rec" --cpu-sampling -o "$tmp/x.nettrace" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && ok "--cpu-sampling to nettrace: usage error ($(head -n 1 "$tmp/err"))" ||
-	bad "--cpu-sampling to nettrace accepted"
-
 [ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on every CPU)"
 t=/sys/kernel/tracing
 [ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
 	skip "no tracefs, and it cannot be mounted at $t"
 
 # ---- CPU sampling ------------------------------------------------------------
+want=$(nm "$spin" | sed -n 's/^\([0-9a-f]*\) T spin_hot_loop$/\1/p')
+# check_spin FILE.jsonl FORM: the spin process in a decoded system trace;
+# sets $pid (of spin) and $spin_map (its mapping's Id).
+check_spin() {
+	local j=$1 form=$2 n hot calls got
+	pid=$(sed -n 's/^{"n":"Universal.System:ProcessCreate","NamespaceId":\([0-9]*\),"Name":"[^"]*".*/\1/p' "$j" |
+		while read -r p; do
+			grep -q "^{\"n\":\"Universal.System:ProcessMapping\".*\"FileName\":\"[^\"]*/examples/spin\".*\"pid\":$p," "$j" &&
+				{ echo "$p"; break; }
+		done)
+	if [ -n "$pid" ]; then
+		ok "$form: ProcessCreate of spin (pid $pid) and a mapping of examples/spin for it"
+	else
+		bad "$form: no ProcessCreate with a mapping of examples/spin"
+		pid=none
+	fi
+	spin_map=$(grep "^{\"n\":\"Universal.System:ProcessMapping\".*\"FileName\":\"[^\"]*/examples/spin\".*\"pid\":$pid," "$j" |
+		sed -n 's/.*"Id":\([0-9]*\),.*/\1/p' | head -n 1)
+	grep -q "^{\"n\":\"Universal.System:ProcessExit\".*\"pid\":$pid," "$j" &&
+		ok "$form: ProcessExit of spin" || bad "$form: no ProcessExit of pid $pid"
+	grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid," "$j" >"$tmp/spin.cpu"
+	n=$(wc -l <"$tmp/spin.cpu")
+	hot=$(grep -c '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu")
+	calls=$(grep -c 'spin_hot_loop+0x[0-9a-f]*",.*spin_work+0x' "$tmp/spin.cpu")
+	# 400 ms of CPU at 999 Hz: about 400 samples; most in the hot loop.
+	if [ "$n" -ge 100 ] && [ $((hot * 10)) -ge $((n * 7)) ] && [ $((calls * 10)) -ge $((n * 7)) ]; then
+		ok "$form: CPU samples of spin: $n, $hot in spin_hot_loop, $calls with spin_work as its caller"
+	else
+		bad "$form: CPU samples of spin: $n, $hot in spin_hot_loop, $calls with spin_work as caller (want >= 100 and 70%)"
+		head -n 3 "$tmp/spin.cpu"
+	fi
+	# The module offset is the function's address as nm gives it.
+	got=$(grep -o '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu" | head -n 1 |
+		sed 's/"spin+0x\([0-9a-f]*\) spin_hot_loop+0x\([0-9a-f]*\)"/\1 \2/')
+	if [ -n "$want" ] && [ -n "$got" ] &&
+	   [ $((0x${got% *} - 0x${got#* })) = $((0x$want)) ]; then
+		ok "$form: module offset - function offset = nm's address of spin_hot_loop (0x$want)"
+	else
+		bad "$form: offsets '$got' against nm's '$want'"
+	fi
+}
+
 "$rec" -q -F perf --cpu-sampling=999 -o "$tmp/s.data" -- "$spin" 400 \
 	>"$tmp/spin.out" 2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --cpu-sampling: exit $?"; }
 "$dec" --system -F jsonl -m n,pid,tid,comm,stack "$tmp/s.data" >"$tmp/s.jsonl" 2>"$tmp/dec.err" ||
 	bad "ehdecode --system: exit $?: $(head -n 2 "$tmp/dec.err")"
-pid=$(sed -n 's/^{"n":"Universal.System:ProcessCreate","NamespaceId":\([0-9]*\),"Name":"[^"]*".*/\1/p' "$tmp/s.jsonl" |
-	while read -r p; do
-		grep -q "^{\"n\":\"Universal.System:ProcessMapping\".*\"ProcessId\":$p,.*\"FileName\":\"[^\"]*/examples/spin\"" "$tmp/s.jsonl" &&
-			{ echo "$p"; break; }
-	done)
-if [ -n "$pid" ]; then
-	ok "ProcessCreate of spin (pid $pid) and a mapping of examples/spin for it"
-else
-	bad "no ProcessCreate with a mapping of examples/spin"
-	grep -c 'Universal.System' "$tmp/s.jsonl"
-	pid=none
-fi
-grep -q "^{\"n\":\"Universal.System:ProcessExit\".*\"pid\":$pid," "$tmp/s.jsonl" &&
-	ok "ProcessExit of spin" || bad "no ProcessExit of pid $pid"
-grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid," "$tmp/s.jsonl" >"$tmp/spin.cpu"
-n=$(wc -l <"$tmp/spin.cpu")
-hot=$(grep -c '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu")
-calls=$(grep -c 'spin_hot_loop+0x[0-9a-f]*",.*spin_work+0x' "$tmp/spin.cpu")
-# 400 ms of CPU at 999 Hz: about 400 samples; most in the hot loop.
-if [ "$n" -ge 100 ] && [ $((hot * 10)) -ge $((n * 7)) ] && [ $((calls * 10)) -ge $((n * 7)) ]; then
-	ok "CPU samples of spin: $n, $hot in spin_hot_loop, $calls with spin_work as its caller"
-else
-	bad "CPU samples of spin: $n, $hot in spin_hot_loop, $calls with spin_work as caller (want >= 100 and 70%)"
-	head -n 3 "$tmp/spin.cpu"
-fi
-# The module offset is the function's address as nm gives it.
-want=$(nm "$spin" | sed -n 's/^\([0-9a-f]*\) T spin_hot_loop$/\1/p')
-got=$(grep -o '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu" | head -n 1 |
-	sed 's/"spin+0x\([0-9a-f]*\) spin_hot_loop+0x\([0-9a-f]*\)"/\1 \2/')
-if [ -n "$want" ] && [ -n "$got" ] &&
-   [ $((0x${got% *} - 0x${got#* })) = $((0x$want)) ]; then
-	ok "module offset - function offset = nm's address of spin_hot_loop (0x$want)"
-else
-	bad "offsets '$got' against nm's '$want'"
-fi
+check_spin "$tmp/s.jsonl" perf.data
 
 # perf script attributes the same frames of spin the same way.
 if command -v perf >/dev/null; then
@@ -99,6 +105,39 @@ if command -v perf >/dev/null; then
 		bad "frames of spin differ from perf script's"
 		diff "$tmp/perf.frames" "$tmp/our.frames" | head -n 6
 	fi
+fi
+
+# ---- the same in nettrace ----------------------------------------------------
+"$rec" -q --cpu-sampling=999 -o "$tmp/s.nettrace" -- "$spin" 400 \
+	>"$tmp/spin.out" 2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --cpu-sampling (nettrace): exit $?"; }
+"$dec" --strict -F jsonl -m n,pid,tid,comm,stack "$tmp/s.nettrace" >"$tmp/n.jsonl" 2>"$tmp/dec.err" &&
+	ok "nettrace: read back under TraceEvent's rules (--strict)" ||
+	bad "nettrace: ehdecode --strict: exit $?: $(head -n 2 "$tmp/dec.err")"
+check_spin "$tmp/n.jsonl" nettrace
+# 999 Hz is 1,001,001 ns between samples (the key's length byte is 7).
+grep -qa "ExpectedCPUSamplingRate.1001001" "$tmp/s.nettrace" &&
+	ok "nettrace: ExpectedCPUSamplingRate 1001001 (ns between samples)" ||
+	bad "nettrace: no ExpectedCPUSamplingRate of 1001001"
+# PerfView names functions by ProcessSymbol events: spin_hot_loop's, in
+# spin's mapping, covering nm's address (once the mapping's offset is added).
+sym=$(grep "^{\"n\":\"Universal.System:ProcessSymbol\",\"Id\":[0-9]*,\"MappingId\":${spin_map:-none},.*\"Name\":\"spin_hot_loop\"" "$tmp/n.jsonl" | head -n 1)
+map=$(grep "^{\"n\":\"Universal.System:ProcessMapping\",\"Id\":${spin_map:-none}," "$tmp/n.jsonl" | head -n 1)
+s0=$(echo "$sym" | sed -n 's/.*"StartAddress":"0x\([0-9A-F]*\)".*/\1/p')
+m0=$(echo "$map" | sed -n 's/.*"StartAddress":"0x\([0-9A-F]*\)".*/\1/p')
+mo=$(echo "$map" | sed -n 's/.*"FileOffset":"0x\([0-9A-F]*\)".*/\1/p')
+if [ -n "$s0" ] && [ -n "$m0" ] && [ -n "$want" ] &&
+   [ $((0x$s0 - 0x$m0 + 0x$mo)) = $((0x$want)) ]; then
+	ok "nettrace: ProcessSymbol spin_hot_loop in spin's mapping $spin_map, at nm's address"
+else
+	bad "nettrace: ProcessSymbol of spin_hot_loop: '$sym' in mapping '$map' (nm: $want)"
+fi
+# Its ProcessMappingMetadata carries the binary's build id.
+bid=$(readelf -n "$spin" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+mid=$(echo "$map" | sed -n 's/.*"MetadataId":\([0-9]*\),.*/\1/p')
+if [ -n "$bid" ] && grep -q "^{\"n\":\"Universal.System:ProcessMappingMetadata\",\"Id\":${mid:-none},.*build_id[^0-9a-f]*$bid" "$tmp/n.jsonl"; then
+	ok "nettrace: spin's mapping has metadata $mid with its build id $bid"
+else
+	bad "nettrace: no ProcessMappingMetadata $mid with build id '$bid'"
 fi
 
 # ---- SPEC/stacks: stacks for that spec alone ---------------------------------
@@ -128,4 +167,12 @@ else
 	bad "cswitch samples of the shell: $sw, $long of >= 15 ms (want >= 5 and >= 4)"
 	grep '^{"n":"Universal.Events:cswitch"' "$tmp/o.jsonl" | head -n 3
 fi
+# The same to nettrace: the shell's cswitch samples read back.
+"$rec" -q --off-cpu -o "$tmp/o.nettrace" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
+	2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --off-cpu (nettrace): exit $?"; }
+long=$("$dec" --strict -F jsonl -m n,comm,stack "$tmp/o.nettrace" 2>"$tmp/dec.err" |
+	grep '^{"n":"Universal.Events:cswitch"' | grep '"comm":"sh".*"stack":\["' |
+	sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l)
+[ "$long" -ge 4 ] && ok "nettrace: $long cswitch samples of the shell after >= 15 ms, with stacks" ||
+	bad "nettrace: $long cswitch samples of the shell of >= 15 ms with a stack (want >= 4): $(head -n 1 "$tmp/dec.err")"
 exit $fail

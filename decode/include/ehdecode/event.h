@@ -60,7 +60,8 @@ enum ehd_event_kind {
  *    or renamed by exec), "ProcessCreate", "ProcessExit", "ProcessMapping"
  *    (an executable mapping). Their pid is @pid.
  * Their fields (ehd_event_fields()) are: Value; NamespaceId and Name;
- * none; Id, ProcessId, StartAddress, EndAddress, FileOffset, FileName.
+ * none; Id, ProcessId, StartAddress, EndAddress, FileOffset, FileName and
+ * BuildId (when known).
  */
 enum ehd_system_kind {
 	EHD_SYSTEM_EXISTING_PROCESS = 0,
@@ -79,6 +80,9 @@ enum ehd_system_kind {
  * @end: MAPPING: address after the last
  * @file_offset: MAPPING: offset in the file of @start
  * @file_name: MAPPING: the file ("//anon", "[vdso]" ... for others)
+ * @build_id: MAPPING: the file's GNU build id in lower-case hex,
+ *	NUL-terminated (from the record, else read from the file on this
+ *	machine), or NULL when unknown
  */
 struct ehd_system {
 	int kind;
@@ -89,6 +93,7 @@ struct ehd_system {
 	uint64_t end;
 	uint64_t file_offset;
 	const char *file_name;
+	const char *build_id;
 };
 
 /* ehd_event.context: which context members are valid. */

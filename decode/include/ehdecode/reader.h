@@ -110,6 +110,8 @@ enum ehd_input_kind {
  * @page_size: page size there, 0 unknown
  * @big_endian: the input is big-endian
  * @format_version: nettrace: the format version (3 to 6), else 0
+ * @cpu_sample_period: ns between two CPU samples (cpu-clock) on a CPU,
+ *	0 when the input has none; nettrace: its ExpectedCPUSamplingRate
  */
 struct ehd_trace_info {
 	const char *hostname;
@@ -127,6 +129,7 @@ struct ehd_trace_info {
 	uint32_t page_size;
 	int big_endian;
 	uint32_t format_version;
+	uint64_t cpu_sample_period;
 };
 
 /**
