@@ -13,9 +13,11 @@
  *
  * so the tracepoints are EhExample_Alpha_L4K1, EhExample_Alpha_L5K2,
  * EhExample_Beta_L3K1 and EhExample_Beta_L2K10. -w waits (up to 10 s)
- * until all four are enabled before writing: a recorder that finds
- * tracepoints as they appear ("ehrecord -e EhExample_Alpha -e
- * EhExample_Beta -- providers -w") then gets every event.
+ * until all four are enabled, and 100 ms more, before writing: a recorder
+ * that finds tracepoints as they appear ("ehrecord -e EhExample_Alpha -e
+ * EhExample_Beta -- providers -w") then gets every event. (A tracepoint
+ * is enabled once the recorder has opened it on its first CPU; the 100 ms
+ * let it open the others.)
  *
  *	ehrecord -e EhExample_Alpha -e EhExample_Beta -- ./providers -w 3
  *	ehdecode trace.nettrace
@@ -45,8 +47,12 @@ static int wait_enabled(void)
 	int i;
 
 	for (i = 0; i < 1000; i++) {
-		if (all_enabled())
+		if (all_enabled()) {
+			struct timespec rest = { 0, 100 * 1000 * 1000 };
+
+			nanosleep(&rest, NULL);
 			return 1;
+		}
 		nanosleep(&tick, NULL);
 	}
 	return 0;

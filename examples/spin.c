@@ -8,8 +8,13 @@
  * time, then prints how many rounds it made. A sampler should find
  * spin_hot_loop (called from spin_work, from main) in most of its stacks:
  *
- *	ehrecord -F perf --cpu-sampling -o spin.data -- ./spin
- *	ehdecode --system -m pid,stack -F jsonl spin.data | grep spin_hot_loop
+ *	ehrecord --cpu-sampling -o spin.nettrace -- ./spin
+ *	ehdecode -m pid,stack -F jsonl spin.nettrace | grep spin_hot_loop
+ *
+ * Each round also writes a "Round" event to "EhExample_Spin_L4K1"; asked
+ * for with its stack, the stack shows where spin_work wrote it:
+ *
+ *	ehrecord -e EhExample_Spin_L4K1/stacks -o rounds.nettrace -- ./spin
  *
  * Built with frame pointers (as every example is) so that perf's user
  * stacks are whole.
@@ -17,6 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <eventheader/eh-provider.h>
+
+EH_DEFINE_PROVIDER(spin_provider, "EhExample_Spin");
 
 static double cpu_ms(void)
 {
@@ -47,6 +56,8 @@ __attribute__((noinline)) static unsigned long spin_work(double ms)
 	while (cpu_ms() < end) {
 		spin_hot_loop(1000000);
 		rounds++;
+		EH_WRITE(spin_provider, "Round", EH_LEVEL(EH_LEVEL_INFO),
+			 EH_KEYWORD(1), EH_UINT64("round", rounds));
 	}
 	return rounds;
 }
@@ -59,6 +70,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: spin [MILLISECONDS]\n");
 		return 2;
 	}
+	EH_REGISTER(spin_provider);	/* without tracing, it spins all the same */
 	printf("spin: %lu rounds\n", spin_work(ms));
+	EH_UNREGISTER(spin_provider);
 	return 0;
 }

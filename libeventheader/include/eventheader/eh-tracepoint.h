@@ -310,16 +310,27 @@ static inline void eh__backend_unregister(struct eh_tracepoint *tp)
 	ioctl(eh__state.fd, EH__DIAG_IOCSUNREG, &unreg);
 }
 
-static inline int eh__backend_write(const struct eh_tracepoint *tp,
-				    struct iovec *iov, int n, size_t size)
+/*
+ * Not inlined, and writev() not a tail call: with frame pointers, the user
+ * stack of an event (perf's call chain, -e SPEC/stacks) is then writev(),
+ * the function that wrote the event, and its callers. libc's writev() has
+ * no frame of its own, so the frame it skips is this one; called from
+ * inline code, it would skip the writer's.
+ */
+static __attribute__((noinline, unused)) int
+eh__backend_write(const struct eh_tracepoint *tp, struct iovec *iov, int n,
+		  size_t size)
 {
 	int fd = __atomic_load_n(&eh__state.fd, __ATOMIC_RELAXED);
+	ssize_t r;
 
 	(void)tp;
 	(void)size;
 	if (fd < 0)
 		return EBADF;
-	return writev(fd, iov, n) < 0 ? errno : 0;
+	r = writev(fd, iov, n);
+	__asm__ __volatile__("" : : "r"(r) : "memory");	/* no tail call */
+	return r < 0 ? errno : 0;
 }
 
 #else /* EH_INTERCEPTOR */

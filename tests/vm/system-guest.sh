@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# system-guest.sh BUILDDIR - runs inside the test VM (see system.sh): a
+# system trace of examples/spin recorded to nettrace by ehrecord on a
+# kernel with user_events, read back with ehdecode --strict (TraceEvent's
+# reader rules, nettrace-notes.md §2.2: header and block order, no empty
+# event block, metadata, thread, stack and label references defined
+# before use and never redefined, sequence numbers, sorted capture-thread
+# switches, EndOfStream):
+#  - CPU samples: most of spin's stacks have spin_hot_loop, called from
+#    spin_work;
+#  - ProcessCreate, the mapping of the spin binary, the samples and
+#    ProcessExit of spin's pid come in that order; the ProcessSymbol of
+#    spin_hot_loop lies inside that mapping, and the samples' frames of
+#    spin are attributed to it;
+#  - the "Round" user_events spin writes, recorded with /stacks, have the
+#    user stack of a frame-pointer build: writev called from spin_work,
+#    from main;
+#  - --off-cpu: cswitch samples of a sleeping shell, with stacks.
+# Exit status 0 only if every check passed.
+set -u
+
+build=${1:?usage: system-guest.sh BUILDDIR}
+rec=$build/tools/ehrecord
+dec=$build/tools/ehdecode
+spin=$build/examples/spin
+t=/tmp/system
+mkdir -p $t && cd $t || exit 1
+passed=0
+failed=0
+
+ok() { echo "ok: $* [${SECONDS}s]"; passed=$((passed + 1)); }
+bad() { echo "FAIL: $* [${SECONDS}s]"; failed=$((failed + 1)); }
+
+# The first line number of a match in FILE, or 0.
+line_of() { grep -n -m 1 "$1" "$2" | cut -d: -f1 | grep . || echo 0; }
+
+echo "guest: Linux $(uname -r), $(nproc) CPUs"
+
+# 1. CPU sampling and the Round events, in one nettrace file
+"$rec" -q --cpu-sampling=999 -e EhExample_Spin_L4K1/stacks -o s.nettrace \
+	-- "$spin" 800 >spin.out 2>rec.err ||
+	bad "ehrecord --cpu-sampling: exit $?: $(head -n 2 rec.err)"
+if "$dec" --strict -F jsonl -m n,pid,tid,comm,stack s.nettrace >s.jsonl 2>dec.err; then
+	ok "the file keeps TraceEvent's reader rules (ehdecode --strict, $(wc -l <s.jsonl) events)"
+else
+	bad "ehdecode --strict: $(head -n 2 dec.err)"
+fi
+pid=$(sed -n 's/^{"n":"Universal.System:ProcessCreate".*"pid":\([0-9]*\),.*/\1/p' s.jsonl |
+	while read -r p; do
+		grep -q "^{\"n\":\"Universal.System:ProcessMapping\".*\"FileName\":\"[^\"]*/examples/spin\".*\"pid\":$p," s.jsonl &&
+			{ echo "$p"; break; }
+	done)
+pid=${pid:-none}
+
+# Its samples once it is spin (before its exec it runs ehrecord's code).
+grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid,.*\"comm\":\"spin\"" s.jsonl >cpu.jsonl
+n=$(wc -l <cpu.jsonl)
+hot=$(grep -c '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*","spin+0x[0-9a-f]* spin_work+0x' cpu.jsonl)
+if [ "$n" -ge 100 ] && [ $((hot * 10)) -ge $((n * 7)) ]; then
+	ok "CPU samples of spin (pid $pid): $n, $hot in spin_hot_loop called from spin_work"
+else
+	bad "CPU samples of spin (pid $pid): $n, $hot in spin_hot_loop from spin_work (want >= 100 and 70%)"
+	head -n 2 cpu.jsonl
+fi
+
+# Processes and mappings: present, in order, and agreeing with each other.
+map=$(grep "^{\"n\":\"Universal.System:ProcessMapping\".*\"FileName\":\"[^\"]*/examples/spin\".*\"pid\":$pid," s.jsonl |
+	head -n 1)
+map_id=$(echo "$map" | sed -n 's/.*"Id":\([0-9]*\),.*/\1/p')
+create=$(line_of "^{\"n\":\"Universal.System:ProcessCreate\".*\"pid\":$pid," s.jsonl)
+mapped=$(line_of "^{\"n\":\"Universal.System:ProcessMapping\",\"Id\":${map_id:-x}," s.jsonl)
+# The samples in spin's code: after the mapping (before its exec the new
+# process runs ehrecord's code), before the exit (the kernel's own teardown
+# after it still counts as the process).
+first=$(line_of "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid,.*\"spin+0x" s.jsonl)
+last=$(grep -n "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid,.*\"spin+0x" s.jsonl | tail -n 1 | cut -d: -f1)
+exit_at=$(line_of "^{\"n\":\"Universal.System:ProcessExit\".*\"pid\":$pid," s.jsonl)
+if [ "$create" -gt 0 ] && [ "$mapped" -gt "$create" ] && [ "$first" -gt "$mapped" ] &&
+   [ "${last:-0}" -lt "$exit_at" ]; then
+	ok "ProcessCreate, mapping $map_id of spin, $n samples, ProcessExit: in that order"
+else
+	bad "order of ProcessCreate ($create), mapping ($mapped), samples ($first-${last:-}), ProcessExit ($exit_at)"
+fi
+sym=$(grep "^{\"n\":\"Universal.System:ProcessSymbol\",\"Id\":[0-9]*,\"MappingId\":${map_id:-x},.*\"Name\":\"spin_hot_loop\"" s.jsonl |
+	head -n 1)
+hex() { echo "$1" | sed -n "s/.*\"$2\":\"0x\([0-9A-F]*\)\".*/\1/p"; }
+s0=$(hex "$sym" StartAddress)
+s1=$(hex "$sym" EndAddress)
+m0=$(hex "$map" StartAddress)
+m1=$(hex "$map" EndAddress)
+if [ -n "$s0" ] && [ -n "$m0" ] && [ $((0x$m0 <= 0x$s0)) = 1 ] &&
+   [ $((0x$s0 < 0x$s1)) = 1 ] && [ $((0x$s1 <= 0x$m1)) = 1 ]; then
+	ok "ProcessSymbol spin_hot_loop (0x$s0-0x$s1) lies in spin's mapping (0x$m0-0x$m1)"
+else
+	bad "ProcessSymbol spin_hot_loop '$sym' against mapping '$map'"
+fi
+
+# 2. the Round events: user stacks through the user_events write
+grep '^{"n":"EhExample_Spin:Round"' s.jsonl >round.jsonl
+rounds=$(wc -l <round.jsonl)
+# (main may be all in main.cold: it calls the cold registration.)
+fp=$(grep -c '"libc[^"]* writev+0x[0-9a-f]*","spin+0x[0-9a-f]* spin_work+0x[0-9a-f]*","spin+0x[0-9a-f]* main[.a-z]*+0x' round.jsonl)
+said=$(sed -n 's/^spin: \([0-9]*\) rounds$/\1/p' spin.out)
+if [ "$rounds" -ge 1 ] && [ "$rounds" = "${said:-x}" ] && [ "$fp" = "$rounds" ]; then
+	ok "Round events: $rounds of $said, each with writev from spin_work from main in its stack"
+else
+	bad "Round events: $rounds of ${said:-?} written, $fp with spin_work from main"
+	head -n 1 round.jsonl
+fi
+
+# 3. off the CPU
+"$rec" -q --off-cpu -o o.nettrace -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
+	2>rec.err || bad "ehrecord --off-cpu: exit $?: $(head -n 2 rec.err)"
+long=$("$dec" --strict -F jsonl -m n,comm,stack o.nettrace 2>dec.err |
+	grep '^{"n":"Universal.Events:cswitch".*"comm":"sh".*"stack":\["' |
+	sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l)
+[ "$long" -ge 4 ] && ok "--off-cpu: $long cswitch samples of the shell after >= 15 ms, with stacks" ||
+	bad "--off-cpu: $long cswitch samples of the shell of >= 15 ms (want >= 4): $(head -n 1 dec.err)"
+
+echo "system-guest: $passed passed, $failed failed"
+[ "$failed" = 0 ]
