@@ -60,16 +60,16 @@ for r in $recorders; do
 	nettrace)
 		out=$tmp/s.nettrace
 		timed "$rec" -q --cpu-sampling="$hz" -o "$out" -- sleep "$secs" || continue
-		n=$("$dec" -F jsonl -m none "$out" | grep -c '^{"n":"Universal.Events:cpu"') ;;
+		n=$("$dec" -F jsonl -m n "$out" | grep -c '^{"n":"Universal.Events:cpu"') ;;
 	perf)
 		out=$tmp/s.data
 		timed "$rec" -q -F perf --cpu-sampling="$hz" -o "$out" -- sleep "$secs" || continue
-		n=$("$dec" --system -F jsonl -m none "$out" | grep -c '^{"n":"Universal.Events:cpu"') ;;
+		n=$("$dec" --system -F jsonl -m n "$out" | grep -c '^{"n":"Universal.Events:cpu"') ;;
 	perf-record)
 		command -v perf >/dev/null || { echo "perf-record: no perf"; continue; }
 		out=$tmp/p.data
 		timed perf record -q -a -g -k monotonic -e cpu-clock -F "$hz" -o "$out" -- sleep "$secs" || continue
-		n=$("$dec" --system -F jsonl -m none "$out" | grep -c '^{"n":"Universal.Events:cpu"') ;;
+		n=$("$dec" --system -F jsonl -m n "$out" | grep -c '^{"n":"Universal.Events:cpu"') ;;
 	*)
 		echo "unknown recorder $r"; continue ;;
 	esac
