@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * writer.c - events written as a JSON document, JSON lines, text or
- * nettrace (nettrace-writer.c)
+ * writer.c - events written as a JSON document, JSON lines, text,
+ * nettrace (nettrace-writer.c) or Chrome trace JSON (chrome-writer.c)
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include <ehdecode/writer.h>
 
+#include "chrome-writer.h"
 #include "ehd-buf.h"
 #include "event-int.h"
 #include "json-event.h"
@@ -31,6 +32,7 @@ struct ehd_writer {
 	unsigned int jflags;	/* EHD__JF_* */
 	struct ehd_enum *en;
 	struct ehd__ntw *nt;	/* EHD_OUT_NETTRACE */
+	struct ehd__chrome *ch;	/* EHD_OUT_CHROME */
 	struct ehd__json_time_cache time_cache;
 	struct ehd_buf out;
 	bool in_source;
@@ -98,13 +100,27 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta)
 	return 0;
 }
 
+static bool format_known(int format)
+{
+	switch (format) {
+	case EHD_OUT_JSON:
+	case EHD_OUT_JSONL:
+	case EHD_OUT_TEXT:
+	case EHD_OUT_NETTRACE:
+	case EHD_OUT_CHROME:
+		return true;
+	default:
+		return false;
+	}
+}
+
 EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 					  unsigned int flags,
 					  unsigned int meta)
 {
 	struct ehd_writer *w;
 
-	if (format < EHD_OUT_JSON || format > EHD_OUT_NETTRACE || fd < 0 ||
+	if (!format_known(format) || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
 		       EHD_WRITER_BOM)) || (meta & ~EHD_META_ALL)) {
 		errno = EINVAL;
@@ -119,8 +135,10 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) {
+	if ((format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) ||
+	    (format == EHD_OUT_CHROME && ehd__chrome_new(&w->ch, &w->out))) {
 		ehd_enum_free(w->en);
+		ehd__buf_free(&w->out);
 		free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -148,6 +166,7 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 		return;
 	ehd_enum_free(w->en);
 	ehd__ntw_free(w->nt);
+	ehd__chrome_free(w->ch);
 	ehd__buf_free(&w->out);
 	free(w);
 }
@@ -218,6 +237,8 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	w->in_source = false;
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, " ]");
+	if (w->ch)
+		ehd__chrome_end_source(w->ch, &w->out);
 	return flush(w, false);
 }
 
@@ -230,6 +251,9 @@ static int render(struct ehd_writer *w, const struct ehd_event *ev)
 	if (w->format == EHD_OUT_TEXT)
 		return ehd__text_event(&w->out, ev, w->en,
 				       w->flags & EHD_WRITER_FIELD_TAGS);
+	if (w->ch)
+		return ehd__chrome_event(w->ch, &w->out, ev, w->en, w->jflags,
+					 w->meta);
 	if (ehd_enum_event(w->en))
 		err = ehd__json_event(&w->out, w->en, &ctx, w->jflags, w->meta);
 	else
@@ -344,6 +368,8 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 	}
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, "\n}\n");
+	if (w->ch)
+		ehd__chrome_close(w->ch, &w->out);
 	w->closed = true;
 	return flush(w, true);
 }
@@ -358,6 +384,8 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 	memset(stats, 0, sizeof(*stats));
 	stats->events = w->events_total;
 	stats->bytes = w->bytes_total;
+	if (w->ch)
+		ehd__chrome_stats(w->ch, stats);
 }
 
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,

@@ -58,6 +58,10 @@ LIVE_HELP_SYSTEM
 "                       text   one line per event\n"
 "                       nettrace  a nettrace v6 file (for PerfView and\n"
 "                              TraceEvent); needs -o or a redirected output\n"
+"                       chrome  Chrome / Perfetto trace JSON, for\n"
+"                              ui.perfetto.dev and chrome://tracing:\n"
+"                              activities (start to stop) as slices, other\n"
+"                              events as instants, fields as args\n"
 "  -o, --output=FILE    write to FILE instead of standard output\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
@@ -132,6 +136,18 @@ static void report_writer(struct ehd_writer *w, int stats)
 	if (st.stacks_cut)
 		fprintf(stderr, "%s: %llu stacks were cut to 8,190 frames\n",
 			prog, (unsigned long long)st.stacks_cut);
+	if (st.unmatched)
+		fprintf(stderr, "%s: %llu activity starts or stops paired with nothing (written as instant events)\n",
+			prog, (unsigned long long)st.unmatched);
+	if (st.unfinished)
+		fprintf(stderr, "%s: %llu activities had no stop (ended at the last time of their input)\n",
+			prog, (unsigned long long)st.unfinished);
+	if (st.split)
+		fprintf(stderr, "%s: %llu activities still open at the stop of an enclosing one were split there\n",
+			prog, (unsigned long long)st.split);
+	if (st.untimed)
+		fprintf(stderr, "%s: %llu events without a time were put at the time of the event before them\n",
+			prog, (unsigned long long)st.untimed);
 	if (!stats)
 		return;
 	fprintf(stderr, "%s: %llu events, %llu bytes", prog,
@@ -299,8 +315,10 @@ static int run(int argc, char **argv, struct live_opts *live)
 				o.format = EHD_OUT_TEXT;
 			else if (!strcmp(optarg, "nettrace"))
 				o.format = EHD_OUT_NETTRACE;
+			else if (!strcmp(optarg, "chrome"))
+				o.format = EHD_OUT_CHROME;
 			else
-				return usage_error("unknown format (json, jsonl, text or nettrace)",
+				return usage_error("unknown format (json, jsonl, text, nettrace or chrome)",
 						   optarg);
 			break;
 		case 'o':

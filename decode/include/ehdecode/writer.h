@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ehdecode/writer.h - write events as JSON, JSON lines, text or nettrace
+ * ehdecode/writer.h - write events as JSON, JSON lines, text, nettrace or
+ * Chrome / Perfetto trace JSON
  *
  *	struct ehd_writer *w = ehd_writer_new(EHD_OUT_JSONL, STDOUT_FILENO,
  *					      0, EHD_META_DEFAULT);
@@ -26,6 +27,20 @@
  *    window sorted by time; docs/nettrace-mapping.md says how events and
  *    fields are mapped. Give it the trace information of the source with
  *    ehd_writer_begin_trace(). Flags and meta bits do not apply.
+ *  - EHD_OUT_CHROME: one Trace Event Format document (chrome://tracing,
+ *    ui.perfetto.dev): {"traceEvents":[...],"displayTimeUnit":"ns",...}.
+ *    An activity (an event of opcode 1, then one of opcode 2 with the
+ *    same activity id on the same thread) becomes a "B"/"E" pair, every
+ *    other event an instant ("ph":"i"); "name" is the event's name, "cat"
+ *    its provider, "args" its fields and the meta bits chosen (less those
+ *    the trace event says itself: n, time, pid, tid, provider, event).
+ *    "ts" is in microseconds with three decimals, exact, counted from the
+ *    first event that has a time; an event without one takes the time of
+ *    the event before it. Process and thread names come as "M" events,
+ *    again when they change. Events should come in time order (the
+ *    reader's EHD_READER_SORT_TIME). docs/chrome-trace.md says how
+ *    unmatched starts and stops are written. Only EHD_WRITER_FIELD_TAGS
+ *    of the flags applies.
  *
  * An event object is {"n":"Provider:Event", <fields>, "meta":{...}} with
  * values rendered by the reference decoder's rules; which "meta" members
@@ -52,6 +67,7 @@ enum ehd_output_format {
 	EHD_OUT_JSONL = 2,
 	EHD_OUT_TEXT = 3,
 	EHD_OUT_NETTRACE = 4,
+	EHD_OUT_CHROME = 6,
 };
 
 /* ehd_writer_new() flags. */
@@ -164,8 +180,8 @@ EHD_API int ehd_writer_end(struct ehd_writer *w);
  * ehd_writer_flush() - write what text output is buffered
  * @w: the writer
  *
- * For live output: JSON, JSON lines and text are written in large pieces
- * otherwise. nettrace goes out a window at a time regardless.
+ * For live output: JSON, JSON lines, text and chrome are written in large
+ * pieces otherwise. nettrace goes out a window at a time regardless.
  *
  * Return: 0, or the first write error (a negative errno).
  */
@@ -190,8 +206,9 @@ EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
 				     uint64_t *offset);
 
 /**
- * struct ehd_writer_stats - what a writer did (nettrace counts all of it;
- * other formats only @events and @bytes)
+ * struct ehd_writer_stats - what a writer did (@events and @bytes for
+ * every format; nettrace counts @skipped to @payload_bytes, chrome
+ * @unmatched to @untimed)
  * @events: events written
  * @bytes: bytes written out
  * @skipped: events not written: larger than nettrace holds (65,535
@@ -203,6 +220,15 @@ EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
  * @metadata: event types (metadata rows) written
  * @header_bytes: bytes of event headers (nettrace compressed headers)
  * @payload_bytes: bytes of event payloads
+ * @unmatched: activity starts and stops that pair with nothing (a
+ *	start or stop without an activity id, a stop with no open start of
+ *	its id on its thread), written as instant events
+ * @unfinished: activities without a stop at the end of their
+ *	source, ended at its last time
+ * @split: activities begun inside another and open at its stop,
+ *	ended there and begun again just after it (to keep the nesting)
+ * @untimed: events without a time, put at the time of the event
+ *	before them
  */
 struct ehd_writer_stats {
 	uint64_t events;
@@ -214,6 +240,10 @@ struct ehd_writer_stats {
 	uint64_t metadata;
 	uint64_t header_bytes;
 	uint64_t payload_bytes;
+	uint64_t unmatched;
+	uint64_t unfinished;
+	uint64_t split;
+	uint64_t untimed;
 };
 
 /**
