@@ -1378,8 +1378,11 @@ static int symbols(struct ehd__ntw *w, const struct ehd_event *ev)
 
 		if (!f->symbol)
 			continue;
-		if (f->kind == EHD_FRAME_KERNEL && kernel_mapping(w, ev, &key[0]))
-			return -ENOMEM;
+		if (f->kind == EHD_FRAME_KERNEL) {
+			err = kernel_mapping(w, ev, &key[0]);
+			if (err)
+				return err;
+		}
 		if (!key[0])
 			continue;
 		h = ehd__hash_bytes(key, sizeof(key), 0x73);

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,36 +120,37 @@ struct options {
 	int stats;
 };
 
+/* What the writer counts that the output does not show, and what it means. */
+static const struct {
+	size_t at;		/* in struct ehd_writer_stats */
+	const char *what;
+} writer_counts[] = {
+#define COUNT(m, what) { offsetof(struct ehd_writer_stats, m), what }
+	COUNT(skipped, "events too large for nettrace (payload over 65,535 bytes) were not written"),
+	COUNT(reordered, "events older than an earlier window were written at its end time"),
+	COUNT(lossy, "characters outside UTF-16 were written as U+FFFD"),
+	COUNT(stacks_cut, "stacks were cut to 8,190 frames"),
+	COUNT(unmatched, "activity starts or stops paired with nothing (written as instant events)"),
+	COUNT(unfinished, "activities had no stop (ended at the last time of their input)"),
+	COUNT(split, "activities still open at the stop of an enclosing one were split there"),
+	COUNT(untimed, "events without a time were put at the time of the event before them"),
+#undef COUNT
+};
+
 /* Say what the writer counted that the output does not show. */
 static void report_writer(struct ehd_writer *w, int stats)
 {
 	struct ehd_writer_stats st;
+	uint64_t n;
+	size_t i;
 
 	ehd_writer_stats(w, &st);
-	if (st.skipped)
-		fprintf(stderr, "%s: %llu events too large for nettrace (payload over 65,535 bytes) were not written\n",
-			prog, (unsigned long long)st.skipped);
-	if (st.reordered)
-		fprintf(stderr, "%s: %llu events older than an earlier window were written at its end time\n",
-			prog, (unsigned long long)st.reordered);
-	if (st.lossy)
-		fprintf(stderr, "%s: %llu characters outside UTF-16 were written as U+FFFD\n",
-			prog, (unsigned long long)st.lossy);
-	if (st.stacks_cut)
-		fprintf(stderr, "%s: %llu stacks were cut to 8,190 frames\n",
-			prog, (unsigned long long)st.stacks_cut);
-	if (st.unmatched)
-		fprintf(stderr, "%s: %llu activity starts or stops paired with nothing (written as instant events)\n",
-			prog, (unsigned long long)st.unmatched);
-	if (st.unfinished)
-		fprintf(stderr, "%s: %llu activities had no stop (ended at the last time of their input)\n",
-			prog, (unsigned long long)st.unfinished);
-	if (st.split)
-		fprintf(stderr, "%s: %llu activities still open at the stop of an enclosing one were split there\n",
-			prog, (unsigned long long)st.split);
-	if (st.untimed)
-		fprintf(stderr, "%s: %llu events without a time were put at the time of the event before them\n",
-			prog, (unsigned long long)st.untimed);
+	for (i = 0; i < sizeof(writer_counts) / sizeof(writer_counts[0]); i++) {
+		memcpy(&n, (const char *)&st + writer_counts[i].at, sizeof(n));
+		if (n)
+			fprintf(stderr, "%s: %llu %s\n", prog,
+				(unsigned long long)n, writer_counts[i].what);
+	}
 	if (!stats)
 		return;
 	fprintf(stderr, "%s: %llu events, %llu bytes", prog,
