@@ -65,6 +65,28 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 		o->specs[o->nspecs++] = arg;
 		o->live = true;
 		return 1;
+	case LIVE_OPT_STACKS: {
+		const char *spec = o->nspecs ? o->specs[o->nspecs - 1] : NULL;
+		size_t n = spec ? strlen(spec) : 0;
+		char *s;
+
+		if (!spec) {
+			*why = "--stacks comes after the -e SPEC it is for";
+			return -1;
+		}
+		if (n > 7 && !strcmp(spec + n - 7, "/stacks"))
+			return 1;
+		s = malloc(n + 8);
+		if (!s) {
+			*why = strerror(ENOMEM);
+			return -1;
+		}
+		memcpy(s, spec, n);
+		memcpy(s + n, "/stacks", 8);
+		o->owned[o->nowned++] = s;
+		o->specs[o->nspecs - 1] = s;
+		return 1;
+	}
 	case LIVE_OPT_FILTER:
 		o->filter = arg;
 		return 1;
@@ -106,12 +128,20 @@ int live_main(int argc, char **argv,
 	struct live_opts o = { .prog = argv[0] };
 	int ret;
 
+	size_t i;
+
 	o.specs = calloc((size_t)argc, sizeof(*o.specs));
-	if (!o.specs) {
+	o.owned = calloc((size_t)argc, sizeof(*o.owned));
+	if (!o.specs || !o.owned) {
 		perror(argv[0]);
+		free(o.specs);
+		free(o.owned);
 		return 1;
 	}
 	ret = run(argc, argv, &o);
+	for (i = 0; i < o.nowned; i++)
+		free(o.owned[i]);
+	free(o.owned);
 	free(o.specs);
 	return ret;
 }

@@ -41,6 +41,8 @@ struct live_opts {
 	unsigned int hz;	/* --cpu-sampling, 0 for none */
 	bool off_cpu;		/* --off-cpu */
 	bool live;		/* any of -e, --cpu-sampling, --off-cpu */
+	char **owned;		/* specs made here (--stacks), freed after */
+	size_t nowned;
 };
 
 struct live {
@@ -63,8 +65,10 @@ struct live {
 #define LIVE_OPT_BUFFER 0x4c02
 #define LIVE_OPT_SAMPLING 0x4c03
 #define LIVE_OPT_OFF_CPU 0x4c04
+#define LIVE_OPT_STACKS 0x4c05
 #define LIVE_LONGOPTS \
 	{ "event", required_argument, NULL, 'e' }, \
+	{ "stacks", no_argument, NULL, LIVE_OPT_STACKS }, \
 	{ "filter", required_argument, NULL, LIVE_OPT_FILTER }, \
 	{ "buffer-size", required_argument, NULL, LIVE_OPT_BUFFER }, \
 	{ "cpu-sampling", optional_argument, NULL, LIVE_OPT_SAMPLING }, \
@@ -72,14 +76,15 @@ struct live {
 
 /* The help text of those options. */
 #define LIVE_HELP_SYSTEM \
+"      --stacks         the -e SPEC just before it with stacks (SPEC/stacks)\n" \
 "      --cpu-sampling[=HZ]  sample every CPU HZ times a second (default 1000)\n" \
 "                       with user and kernel stacks\n" \
 "      --off-cpu        record context switches with the stack where each\n" \
 "                       thread left the CPU (sched:sched_switch)\n"
 
 /*
- * live_option() - take -e, --filter, --buffer-size, --cpu-sampling or
- * --off-cpu into @o
+ * live_option() - take -e, --stacks, --filter, --buffer-size,
+ * --cpu-sampling or --off-cpu into @o
  * Return: 1 when taken, 0 when @c is another option, -1 for a bad value
  * (the usage error's text in *@why).
  */

@@ -141,17 +141,22 @@ else
 fi
 
 # ---- SPEC/stacks: stacks for that spec alone ---------------------------------
-"$rec" -q -F perf -o "$tmp/k.data" -e sched:sched_process_exec/stacks \
-	-e sched:sched_process_fork -- /bin/true 2>"$tmp/rec.err" ||
-	bad "ehrecord -e SPEC/stacks: exit $?: $(head -n 2 "$tmp/rec.err")"
-"$dec" -F jsonl -m n,stack "$tmp/k.data" >"$tmp/k.jsonl"
-e=$(grep -c '^{"n":"sched:sched_process_exec",.*"stack":\["0x[0-9a-f]*"' "$tmp/k.jsonl")
-f=$(grep '^{"n":"sched:sched_process_fork"' "$tmp/k.jsonl" | grep -c '"stack"')
-if [ "$e" -ge 1 ] && [ "$f" = 0 ] && grep -q '^{"n":"sched:sched_process_fork"' "$tmp/k.jsonl"; then
-	ok "/stacks: the exec event has its stack, the fork event (no /stacks) none"
-else
-	bad "/stacks: $e exec events with a stack, $f fork events with one (want >= 1 and 0)"
-fi
+for form in "-e sched:sched_process_exec/stacks" "-e sched:sched_process_exec --stacks"; do
+	# shellcheck disable=SC2086 # the form is two or three words
+	"$rec" -q -F perf -o "$tmp/k.data" $form \
+		-e sched:sched_process_fork -- /bin/true 2>"$tmp/rec.err" ||
+		bad "ehrecord $form: exit $?: $(head -n 2 "$tmp/rec.err")"
+	"$dec" -F jsonl -m n,stack "$tmp/k.data" >"$tmp/k.jsonl"
+	e=$(grep -c '^{"n":"sched:sched_process_exec",.*"stack":\["0x[0-9a-f]*"' "$tmp/k.jsonl")
+	f=$(grep '^{"n":"sched:sched_process_fork"' "$tmp/k.jsonl" | grep -c '"stack"')
+	if [ "$e" -ge 1 ] && [ "$f" = 0 ] && grep -q '^{"n":"sched:sched_process_fork"' "$tmp/k.jsonl"; then
+		ok "$form: the exec event has its stack, the fork event (without) none"
+	else
+		bad "$form: $e exec events with a stack, $f fork events with one (want >= 1 and 0)"
+	fi
+done
+"$rec" --stacks -e sched:sched_process_exec -o "$tmp/x" >/dev/null 2>&1
+[ $? = 2 ] && ok "--stacks before any -e: usage error" || bad "--stacks before any -e accepted"
 
 # ---- off-CPU -------------------------------------------------------------------
 "$rec" -q -F perf --off-cpu -o "$tmp/o.data" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
