@@ -383,6 +383,27 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	return true;
 }
 
+bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
+			   struct ehd_system *sys)
+{
+	const struct proc *p = find_proc(ps, pid);
+	const struct map *m;
+
+	if (!p || i >= p->n)
+		return false;
+	m = &p->maps[i];
+	memset(sys, 0, sizeof(*sys));
+	sys->kind = EHD_SYSTEM_MAPPING;
+	sys->pid = pid;
+	sys->mapping_id = m->id;
+	sys->start = m->start;
+	sys->end = m->end;
+	sys->file_offset = m->pgoff;
+	sys->file_name = m->name;
+	sys->build_id = build_id(ps, 0, 0, NULL, m->name);
+	return true;
+}
+
 /* ---- mappings and functions the trace names (nettrace) ------------------- */
 
 void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,

@@ -61,6 +61,15 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 			 struct ehd_frame *frames, size_t max);
 
 /*
+ * ehd__procs_mapping_at() - mapping @i (from 0) of process @pid as a
+ * MAPPING system event in @sys (strings valid until the next call); for
+ * the mappings a forked process has from its parent.
+ * Return: false past the last one.
+ */
+bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
+			   struct ehd_system *sys);
+
+/*
  * ehd__procs_given_mapping(), ehd__procs_given_symbol() - a mapping of
  * process @pid and a function of a mapping, as a trace names them
  * (nettrace's Universal.System events). Once given mappings are used,

@@ -60,6 +60,11 @@ struct ehd_reader {
 	struct ehd__threads threads;	/* names from COMM, FORK records */
 	struct ehd__procs *procs;	/* EHD_READER_SYSTEM */
 	struct ehd_system sys;		/* ev.system */
+	/* a new process's inherited mappings, given after its ProcessCreate */
+	uint32_t inherit_pid;
+	size_t inherit_next;
+	struct held inherit_at;		/* time and cpu of the ProcessCreate */
+	bool inheriting;
 	/* sched_switch's event and fields, found once */
 	const struct ehd__perf_event_desc *switch_desc;
 	struct tep_format_field *switch_prev, *switch_next;
@@ -751,9 +756,33 @@ static bool apply_task(struct ehd_reader *r, const struct held *h,
 				  (uint32_t)ehd__load_uint(p + 8, 4, big),
 				  (uint32_t)ehd__load_uint(p + 12, 4, big));
 	}
-	if (sys)
+	if (sys) {
 		system_event(r, h);
+		if (r->sys.kind == EHD_SYSTEM_PROCESS_CREATE) {
+			r->inheriting = true;
+			r->inherit_pid = r->sys.pid;
+			r->inherit_next = 0;
+			r->inherit_at = *h;
+		}
+	}
 	return sys;
+}
+
+/*
+ * The next mapping a new process has from its parent (a fork copies them
+ * without records): a ProcessMapping event of the child, at the time of
+ * its ProcessCreate, so that a reader of the events alone (PerfView) can
+ * attribute its samples. Return: true when it gives one.
+ */
+static bool inherited_mapping(struct ehd_reader *r)
+{
+	if (!ehd__procs_mapping_at(r->procs, r->inherit_pid, r->inherit_next++,
+				   &r->sys)) {
+		r->inheriting = false;
+		return false;
+	}
+	system_event(r, &r->inherit_at);
+	return true;
 }
 
 static int cmp_held(const void *a, const void *b)
@@ -881,6 +910,8 @@ static int perf_next(struct ehd_reader *r)
 	int ret;
 
 	for (;;) {
+		if (r->inheriting && inherited_mapping(r))
+			return 1;
 		if (r->draining) {
 			ret = drain(r);
 			if (ret)

@@ -64,6 +64,15 @@ check_spin() {
 		sed -n 's/.*"Id":\([0-9]*\),.*/\1/p' | head -n 1)
 	grep -q "^{\"n\":\"Universal.System:ProcessExit\".*\"pid\":$pid," "$j" &&
 		ok "$form: ProcessExit of spin" || bad "$form: no ProcessExit of pid $pid"
+	# A fork copies mappings without records: the new process is given
+	# its parent's (ehrecord's, until spin's exec), with their ids.
+	inh=$(grep "^{\"n\":\"Universal.System:ProcessMapping\".*\"FileName\":\"[^\"]*ehrecord\".*\"pid\":$pid," "$j" |
+		sed -n 's/.*"Id":\([0-9]*\),.*/\1/p' | head -n 1)
+	if [ -n "$inh" ] && [ "$(grep -c "^{\"n\":\"Universal.System:ProcessMapping\",\"Id\":$inh," "$j")" -ge 2 ]; then
+		ok "$form: spin's process has ehrecord's mappings from its fork (mapping $inh, also its parent's)"
+	else
+		bad "$form: no mapping of ehrecord inherited by pid $pid at its fork"
+	fi
 	grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid," "$j" >"$tmp/spin.cpu"
 	n=$(wc -l <"$tmp/spin.cpu")
 	hot=$(grep -c '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*"' "$tmp/spin.cpu")

@@ -58,7 +58,8 @@ enum ehd_event_kind {
  *    with the stack where it had left it (from sched:sched_switch);
  *  - provider "Universal.System": "ExistingProcess" (there at the start,
  *    or renamed by exec), "ProcessCreate", "ProcessExit", "ProcessMapping"
- *    (an executable mapping). Their pid is @pid.
+ *    (an executable mapping; after a ProcessCreate, one for each mapping
+ *    the new process has from its parent). Their pid is @pid.
  * Their fields (ehd_event_fields()) are: Value; NamespaceId and Name;
  * none; Id, ProcessId, StartAddress, EndAddress, FileOffset, FileName and
  * BuildId (when known).
@@ -75,7 +76,8 @@ enum ehd_system_kind {
  * @kind: enum ehd_system_kind
  * @pid: the process
  * @name: the process name (EXISTING_PROCESS, PROCESS_CREATE), NUL-terminated
- * @mapping_id: MAPPING: a number no other mapping of the input has
+ * @mapping_id: MAPPING: a number no other mapping of the input has (a
+ *	forked process's copy of its parent's mapping keeps the parent's)
  * @start: MAPPING: first address
  * @end: MAPPING: address after the last
  * @file_offset: MAPPING: offset in the file of @start
