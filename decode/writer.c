@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * writer.c - events written as a JSON document, JSON lines, text or
- * nettrace (nettrace-writer.c)
+ * writer.c - events written as a JSON document, JSON lines, text,
+ * nettrace (nettrace-writer.c) or a Heph trace (heph-writer.c)
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 
 #include "ehd-buf.h"
 #include "event-int.h"
+#include "heph-writer.h"
 #include "json-event.h"
 #include "json-values.h"
 #include "nettrace-writer.h"
@@ -31,6 +32,7 @@ struct ehd_writer {
 	unsigned int jflags;	/* EHD__JF_* */
 	struct ehd_enum *en;
 	struct ehd__ntw *nt;	/* EHD_OUT_NETTRACE */
+	struct ehd__hephw *heph;	/* EHD_OUT_HEPH */
 	struct ehd__json_time_cache time_cache;
 	struct ehd_buf out;
 	bool in_source;
@@ -104,7 +106,7 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 {
 	struct ehd_writer *w;
 
-	if (format < EHD_OUT_JSON || format > EHD_OUT_NETTRACE || fd < 0 ||
+	if (format < EHD_OUT_JSON || format > EHD_OUT_HEPH || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
 		       EHD_WRITER_BOM)) || (meta & ~EHD_META_ALL)) {
 		errno = EINVAL;
@@ -119,7 +121,9 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) {
+	if ((format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) ||
+	    (format == EHD_OUT_HEPH && ehd__hephw_new(&w->heph))) {
+		ehd__ntw_free(w->nt);
 		ehd_enum_free(w->en);
 		free(w);
 		errno = ENOMEM;
@@ -148,6 +152,7 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 		return;
 	ehd_enum_free(w->en);
 	ehd__ntw_free(w->nt);
+	ehd__hephw_free(w->heph);
 	ehd__buf_free(&w->out);
 	free(w);
 }
@@ -218,6 +223,8 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	w->in_source = false;
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, " ]");
+	if (w->heph)
+		ehd__hephw_end(w->heph, &w->out);
 	return flush(w, false);
 }
 
@@ -227,6 +234,8 @@ static int render(struct ehd_writer *w, const struct ehd_event *ev)
 	struct ehd__json_context ctx = { ev, &w->time_cache };
 	int err;
 
+	if (w->heph)
+		return ehd__hephw_event(w->heph, ev, w->en, &w->out);
 	if (w->format == EHD_OUT_TEXT)
 		return ehd__text_event(&w->out, ev, w->en,
 				       w->flags & EHD_WRITER_FIELD_TAGS);
@@ -356,7 +365,10 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 		return;
 	}
 	memset(stats, 0, sizeof(*stats));
-	stats->events = w->events_total;
+	if (w->heph)
+		ehd__hephw_stats(w->heph, stats);
+	else
+		stats->events = w->events_total;
 	stats->bytes = w->bytes_total;
 }
 

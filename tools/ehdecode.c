@@ -48,7 +48,8 @@ LIVE_HELP_SYSTEM
 "Inputs, recognised by their content:\n"
 "  perf.data from \"perf record\", normal or pipe mode, either byte order,\n"
 "  compressed or not (perf record -z); interceptor captures (.dat);\n"
-"  nettrace files (.nettrace, versions 4 to 6, and .netperf, version 3).\n"
+"  nettrace files (.nettrace, versions 4 to 6, and .netperf, version 3);\n"
+"  Heph traces (the Heph runtime's trace format, .bin.log).\n"
 "  FILE \"-\" is standard input (perf.data in pipe mode: perf record -o -).\n"
 "\n"
 "Options:\n"
@@ -58,6 +59,10 @@ LIVE_HELP_SYSTEM
 "                       text   one line per event\n"
 "                       nettrace  a nettrace v6 file (for PerfView and\n"
 "                              TraceEvent); needs -o or a redirected output\n"
+"                       heph   a Heph trace (an activity's start and stop\n"
+"                              become one event with a duration; pid and\n"
+"                              tid become stream and substream ids); needs\n"
+"                              -o or a redirected output\n"
 "  -o, --output=FILE    write to FILE instead of standard output\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
@@ -114,19 +119,41 @@ struct options {
 	int stats;
 };
 
+/* Say what the Heph writer counted that the output does not show. */
+static void report_heph(const struct ehd_writer_stats *st)
+{
+	if (st->untimed)
+		fprintf(stderr, "%s: %llu events had no time and were written at time 0\n",
+			prog, (unsigned long long)st->untimed);
+	if (st->reordered)
+		fprintf(stderr, "%s: %llu events before the first one (the epoch) were written at time 0\n",
+			prog, (unsigned long long)st->reordered);
+	if (st->unfinished)
+		fprintf(stderr, "%s: %llu activities were not stopped; written with end = start\n",
+			prog, (unsigned long long)st->unfinished);
+	if (st->lossy)
+		fprintf(stderr, "%s: %llu strings or arrays were cut to 65,535 bytes or elements\n",
+			prog, (unsigned long long)st->lossy);
+	if (st->skipped)
+		fprintf(stderr, "%s: %llu events over 4 GiB were not written\n",
+			prog, (unsigned long long)st->skipped);
+}
+
 /* Say what the writer counted that the output does not show. */
-static void report_writer(struct ehd_writer *w, int stats)
+static void report_writer(struct ehd_writer *w, int format, int stats)
 {
 	struct ehd_writer_stats st;
 
 	ehd_writer_stats(w, &st);
-	if (st.skipped)
+	if (format == EHD_OUT_HEPH)
+		report_heph(&st);
+	else if (st.skipped)
 		fprintf(stderr, "%s: %llu events too large for nettrace (payload over 65,535 bytes) were not written\n",
 			prog, (unsigned long long)st.skipped);
-	if (st.reordered)
+	if (st.reordered && format != EHD_OUT_HEPH)
 		fprintf(stderr, "%s: %llu events older than an earlier window were written at its end time\n",
 			prog, (unsigned long long)st.reordered);
-	if (st.lossy)
+	if (st.lossy && format != EHD_OUT_HEPH)
 		fprintf(stderr, "%s: %llu characters outside UTF-16 were written as U+FFFD\n",
 			prog, (unsigned long long)st.lossy);
 	if (st.stacks_cut)
@@ -196,6 +223,13 @@ static int decode(const char *name, const struct options *o,
 	if (o->format == EHD_OUT_NETTRACE &&
 	    ehd_reader_kind(r) == EHD_INPUT_NETTRACE) {
 		fprintf(stderr, "%s: %s: already nettrace (read it with -F json, jsonl or text)\n",
+			prog, name);
+		ehd_reader_free(r);
+		return 1;
+	}
+	if (o->format == EHD_OUT_NETTRACE &&
+	    ehd_reader_kind(r) == EHD_INPUT_HEPH) {
+		fprintf(stderr, "%s: %s: a Heph trace cannot be written as nettrace (read it with -F json, jsonl, text or heph)\n",
 			prog, name);
 		ehd_reader_free(r);
 		return 1;
@@ -299,8 +333,10 @@ static int run(int argc, char **argv, struct live_opts *live)
 				o.format = EHD_OUT_TEXT;
 			else if (!strcmp(optarg, "nettrace"))
 				o.format = EHD_OUT_NETTRACE;
+			else if (!strcmp(optarg, "heph"))
+				o.format = EHD_OUT_HEPH;
 			else
-				return usage_error("unknown format (json, jsonl, text or nettrace)",
+				return usage_error("unknown format (json, jsonl, text, nettrace or heph)",
 						   optarg);
 			break;
 		case 'o':
@@ -352,9 +388,11 @@ static int run(int argc, char **argv, struct live_opts *live)
 	if (optind == argc && !live->live)
 		return usage_error("no input file (use - for standard input)", NULL);
 
-	if (o.format == EHD_OUT_NETTRACE && (!o.output || !strcmp(o.output, "-")) &&
-	    isatty(STDOUT_FILENO))
-		return usage_error("nettrace is binary: give -o FILE or redirect the output",
+	if ((o.format == EHD_OUT_NETTRACE || o.format == EHD_OUT_HEPH) &&
+	    (!o.output || !strcmp(o.output, "-")) && isatty(STDOUT_FILENO))
+		return usage_error(o.format == EHD_OUT_HEPH ?
+				   "heph is binary: give -o FILE or redirect the output" :
+				   "nettrace is binary: give -o FILE or redirect the output",
 				   NULL);
 	if (o.output && strcmp(o.output, "-")) {
 		fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -395,7 +433,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 			o.output ? o.output : "standard output", strerror(-err));
 		ret = 1;
 	} else {
-		report_writer(w, o.stats);
+		report_writer(w, o.format, o.stats);
 	}
 	ehd_writer_free(w);
 	if (fd != STDOUT_FILENO && close(fd)) {
