@@ -21,6 +21,7 @@
 #include "ehd-bytes.h"
 #include "event-int.h"
 #include "nettrace-format.h"
+#include "heph-read.h"
 #include "nettrace-read.h"
 #include <traceevent/event-parse.h>
 
@@ -55,6 +56,7 @@ struct ehd_reader {
 	struct ehd__perf_file *perf;
 	struct ehd__dat_file dat;
 	struct ehd__nt *nt;
+	struct ehd__heph *heph;
 	struct ehd_enum *en;	/* identifies EventHeader events */
 	struct ehd_session *session;
 	struct ehd__threads threads;	/* names from COMM, FORK records */
@@ -156,6 +158,7 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 	ehd__perf_free(r->perf);
 	ehd__dat_fini(&r->dat);
 	ehd__nt_free(r->nt);
+	ehd__heph_free(r->heph);
 	if (r->own_fd)
 		close(r->fd);
 	ehd_enum_free(r->en);
@@ -289,6 +292,27 @@ static void nt_given(struct ehd_reader *r, const struct ehd_event *ev)
 		ehd__procs_given_symbol(r->procs, v[1], v[2], v[3], name, len);
 }
 
+/* Take the Heph reader's error as ours. */
+static int heph_fail(struct ehd_reader *r, int err)
+{
+	uint64_t off = 0;
+	const char *why = ehd__heph_error(r->heph, &off);
+
+	return fail(r, err, off, "%s", why ? why : ehd_strerror(err));
+}
+
+static int open_heph(struct ehd_reader *r, const uint8_t *pre, size_t npre,
+		     const struct stat *st, bool seekable)
+{
+	if (seekable && lseek(r->fd, (off_t)npre, SEEK_SET) < 0)
+		return fail(r, -errno, 0, "lseek: %s", strerror(errno));
+	if (ehd__heph_open(&r->heph, r->fd, pre, npre,
+			   seekable ? (uint64_t)st->st_size : UINT64_MAX))
+		return fail(r, -ENOMEM, 0, "out of memory");
+	r->kind = EHD_INPUT_HEPH;
+	return 0;
+}
+
 static int open_input(struct ehd_reader *r)
 {
 	uint8_t h[8];
@@ -316,6 +340,8 @@ static int open_input(struct ehd_reader *r)
 		return open_perf(r, h, (size_t)n, seekable);
 	if (ehd__nt_is_nettrace(h, (size_t)n))
 		return open_nettrace(r, h, (size_t)n, seekable);
+	if (ehd__heph_is_heph(h, (size_t)n))
+		return open_heph(r, h, (size_t)n, &st, seekable);
 	/* An interceptor capture starts with a plausible record size. */
 	if (n >= 4 && ehd__load_uint(h, 4, 0) >= 5 &&
 	    ehd__load_uint(h, 4, 0) <= EHD__DAT_RECORD_MAX) {
@@ -326,7 +352,7 @@ static int open_input(struct ehd_reader *r)
 		return 0;
 	}
 	return fail(r, -ENOTSUP, 0,
-		    "unknown input kind (not perf.data, nettrace or an interceptor capture)");
+		    "unknown input kind (not perf.data, nettrace, a Heph trace or an interceptor capture)");
 }
 
 EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name)
@@ -1003,6 +1029,14 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 			nt_given(r, *ev);
 		}
 		return ret;
+	case EHD_INPUT_HEPH:
+		ret = ehd__heph_next(r->heph, ev);
+		r->stats.records = ehd__heph_packets(r->heph);
+		if (ret < 0)
+			return heph_fail(r, ret);
+		if (ret > 0)
+			r->stats.events++;
+		return ret;
 	case EHD_INPUT_DAT:
 		ret = ehd__dat_next(&r->dat, &rec);
 		if (ret < 0)
@@ -1055,6 +1089,8 @@ EHD_API const struct ehd_trace_info *ehd_reader_trace_info(struct ehd_reader *r)
 	i->clockid = -1;
 	if (r->nt && r->kind == EHD_INPUT_NETTRACE)
 		ehd__nt_trace_info(r->nt, i);
+	if (r->heph)
+		ehd__heph_trace_info(r->heph, i);
 	if (!r->perf)
 		return i;
 	s = ehd__perf_session(r->perf);

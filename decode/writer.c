@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * writer.c - events written as a JSON document, JSON lines, text,
- * nettrace (nettrace-writer.c) or Chrome trace JSON (chrome-writer.c)
+ * nettrace (nettrace-writer.c), Chrome trace JSON (chrome-writer.c) or a
+ * Heph trace (heph-writer.c)
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include "chrome-writer.h"
 #include "ehd-buf.h"
 #include "event-int.h"
+#include "heph-writer.h"
 #include "json-event.h"
 #include "json-values.h"
 #include "nettrace-writer.h"
@@ -33,6 +35,7 @@ struct ehd_writer {
 	struct ehd_enum *en;
 	struct ehd__ntw *nt;	/* EHD_OUT_NETTRACE */
 	struct ehd__chrome *ch;	/* EHD_OUT_CHROME */
+	struct ehd__hephw *heph;	/* EHD_OUT_HEPH */
 	struct ehd__json_time_cache time_cache;
 	struct ehd_buf out;
 	bool in_source;
@@ -107,6 +110,7 @@ static bool format_known(int format)
 	case EHD_OUT_JSONL:
 	case EHD_OUT_TEXT:
 	case EHD_OUT_NETTRACE:
+	case EHD_OUT_HEPH:
 	case EHD_OUT_CHROME:
 		return true;
 	default:
@@ -136,7 +140,10 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 		return NULL;
 	}
 	if ((format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) ||
-	    (format == EHD_OUT_CHROME && ehd__chrome_new(&w->ch, &w->out))) {
+	    (format == EHD_OUT_CHROME && ehd__chrome_new(&w->ch, &w->out)) ||
+	    (format == EHD_OUT_HEPH && ehd__hephw_new(&w->heph))) {
+		ehd__ntw_free(w->nt);
+		ehd__chrome_free(w->ch);
 		ehd_enum_free(w->en);
 		ehd__buf_free(&w->out);
 		free(w);
@@ -167,6 +174,7 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 	ehd_enum_free(w->en);
 	ehd__ntw_free(w->nt);
 	ehd__chrome_free(w->ch);
+	ehd__hephw_free(w->heph);
 	ehd__buf_free(&w->out);
 	free(w);
 }
@@ -239,6 +247,8 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 		ehd__buf_puts(&w->out, " ]");
 	if (w->ch)
 		ehd__chrome_end_source(w->ch, &w->out);
+	if (w->heph)
+		ehd__hephw_end(w->heph, &w->out);
 	return flush(w, false);
 }
 
@@ -248,6 +258,8 @@ static int render(struct ehd_writer *w, const struct ehd_event *ev)
 	struct ehd__json_context ctx = { ev, &w->time_cache };
 	int err;
 
+	if (w->heph)
+		return ehd__hephw_event(w->heph, ev, w->en, &w->out);
 	if (w->format == EHD_OUT_TEXT)
 		return ehd__text_event(&w->out, ev, w->en,
 				       w->flags & EHD_WRITER_FIELD_TAGS);
@@ -382,7 +394,10 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 		return;
 	}
 	memset(stats, 0, sizeof(*stats));
-	stats->events = w->events_total;
+	if (w->heph)
+		ehd__hephw_stats(w->heph, stats);
+	else
+		stats->events = w->events_total;
 	stats->bytes = w->bytes_total;
 	if (w->ch)
 		ehd__chrome_stats(w->ch, stats);

@@ -50,7 +50,8 @@ LIVE_HELP_SYSTEM
 "Inputs, recognised by their content:\n"
 "  perf.data from \"perf record\", normal or pipe mode, either byte order,\n"
 "  compressed or not (perf record -z); interceptor captures (.dat);\n"
-"  nettrace files (.nettrace, versions 4 to 6, and .netperf, version 3).\n"
+"  nettrace files (.nettrace, versions 4 to 6, and .netperf, version 3);\n"
+"  Heph traces (the Heph runtime's trace format, .bin.log).\n"
 "  FILE \"-\" is standard input (perf.data in pipe mode: perf record -o -).\n"
 "\n"
 "Options:\n"
@@ -64,6 +65,10 @@ LIVE_HELP_SYSTEM
 "                              ui.perfetto.dev and chrome://tracing:\n"
 "                              activities (start to stop) as slices, other\n"
 "                              events as instants, fields as args\n"
+"                       heph   a Heph trace (an activity's start and stop\n"
+"                              become one event with a duration; pid and\n"
+"                              tid become stream and substream ids); needs\n"
+"                              -o or a redirected output\n"
 "  -o, --output=FILE    write to FILE instead of standard output\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
@@ -120,12 +125,14 @@ struct options {
 	int stats;
 };
 
-/* What the writer counts that the output does not show, and what it means. */
-static const struct {
+/* What a writer counts that the output does not show, and what it means. */
+struct count {
 	size_t at;		/* in struct ehd_writer_stats */
 	const char *what;
-} writer_counts[] = {
+};
+
 #define COUNT(m, what) { offsetof(struct ehd_writer_stats, m), what }
+static const struct count writer_counts[] = {
 	COUNT(skipped, "events too large for nettrace (payload over 65,535 bytes) were not written"),
 	COUNT(reordered, "events older than an earlier window were written at its end time"),
 	COUNT(lossy, "characters outside UTF-16 were written as U+FFFD"),
@@ -134,22 +141,32 @@ static const struct {
 	COUNT(unfinished, "activities had no stop (ended at the last time of their input)"),
 	COUNT(split, "activities still open at the stop of an enclosing one were split there"),
 	COUNT(untimed, "events without a time were put at the time of the event before them"),
-#undef COUNT
+	{ 0, NULL }
 };
 
+static const struct count heph_counts[] = {
+	COUNT(untimed, "events had no time and were written at time 0"),
+	COUNT(reordered, "events before the first one (the epoch) were written at time 0"),
+	COUNT(unfinished, "activities were not stopped; written with end = start"),
+	COUNT(lossy, "strings or arrays were cut to 65,535 bytes or elements"),
+	COUNT(skipped, "events over 4 GiB were not written"),
+	{ 0, NULL }
+};
+#undef COUNT
+
 /* Say what the writer counted that the output does not show. */
-static void report_writer(struct ehd_writer *w, int stats)
+static void report_writer(struct ehd_writer *w, int format, int stats)
 {
 	struct ehd_writer_stats st;
+	const struct count *c;
 	uint64_t n;
-	size_t i;
 
 	ehd_writer_stats(w, &st);
-	for (i = 0; i < sizeof(writer_counts) / sizeof(writer_counts[0]); i++) {
-		memcpy(&n, (const char *)&st + writer_counts[i].at, sizeof(n));
+	for (c = format == EHD_OUT_HEPH ? heph_counts : writer_counts; c->what; c++) {
+		memcpy(&n, (const char *)&st + c->at, sizeof(n));
 		if (n)
 			fprintf(stderr, "%s: %llu %s\n", prog,
-				(unsigned long long)n, writer_counts[i].what);
+				(unsigned long long)n, c->what);
 	}
 	if (!stats)
 		return;
@@ -215,6 +232,13 @@ static int decode(const char *name, const struct options *o,
 	if (o->format == EHD_OUT_NETTRACE &&
 	    ehd_reader_kind(r) == EHD_INPUT_NETTRACE) {
 		fprintf(stderr, "%s: %s: already nettrace (read it with -F json, jsonl or text)\n",
+			prog, name);
+		ehd_reader_free(r);
+		return 1;
+	}
+	if (o->format == EHD_OUT_NETTRACE &&
+	    ehd_reader_kind(r) == EHD_INPUT_HEPH) {
+		fprintf(stderr, "%s: %s: a Heph trace cannot be written as nettrace (read it with -F json, jsonl, text or heph)\n",
 			prog, name);
 		ehd_reader_free(r);
 		return 1;
@@ -320,8 +344,10 @@ static int run(int argc, char **argv, struct live_opts *live)
 				o.format = EHD_OUT_NETTRACE;
 			else if (!strcmp(optarg, "chrome"))
 				o.format = EHD_OUT_CHROME;
+			else if (!strcmp(optarg, "heph"))
+				o.format = EHD_OUT_HEPH;
 			else
-				return usage_error("unknown format (json, jsonl, text, nettrace or chrome)",
+				return usage_error("unknown format (json, jsonl, text, nettrace, chrome or heph)",
 						   optarg);
 			break;
 		case 'o':
@@ -373,9 +399,11 @@ static int run(int argc, char **argv, struct live_opts *live)
 	if (optind == argc && !live->live)
 		return usage_error("no input file (use - for standard input)", NULL);
 
-	if (o.format == EHD_OUT_NETTRACE && (!o.output || !strcmp(o.output, "-")) &&
-	    isatty(STDOUT_FILENO))
-		return usage_error("nettrace is binary: give -o FILE or redirect the output",
+	if ((o.format == EHD_OUT_NETTRACE || o.format == EHD_OUT_HEPH) &&
+	    (!o.output || !strcmp(o.output, "-")) && isatty(STDOUT_FILENO))
+		return usage_error(o.format == EHD_OUT_HEPH ?
+				   "heph is binary: give -o FILE or redirect the output" :
+				   "nettrace is binary: give -o FILE or redirect the output",
 				   NULL);
 	if (o.output && strcmp(o.output, "-")) {
 		fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -416,7 +444,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 			o.output ? o.output : "standard output", strerror(-err));
 		ret = 1;
 	} else {
-		report_writer(w, o.stats);
+		report_writer(w, o.format, o.stats);
 	}
 	ehd_writer_free(w);
 	if (fd != STDOUT_FILENO && close(fd)) {

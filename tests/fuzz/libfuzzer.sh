@@ -6,7 +6,9 @@
 # from the reference corpus (its records for fuzz-enumerator, its whole
 # files for fuzz-perf and fuzz-reader, nettrace files for fuzz-nettrace:
 # those of conformance/nettrace and the corpus converted by EHDECODE,
-# default ./tools/ehdecode). Prints the executions run.
+# default ./tools/ehdecode; Heph traces for fuzz-heph: the corpus
+# converted the same way and the format specification's example). Prints
+# the executions run.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -97,5 +99,19 @@ for f in "$dir"/../nettrace/*.nettrace "$dir"/../nettrace/*.netperf; do
 	head -c 65536 "$f" >"$out/seeds-nettrace/$(basename "$f")"
 done
 run fuzz-nettrace "$out/seeds-nettrace"
+# Heph: the corpus files converted by ehdecode -F heph, and the format
+# specification's example (an epoch and an event packet).
+mkdir -p "$out/seeds-heph"
+for f in EventHeaderInterceptorLE64.dat perf.data pipe.data; do
+	[ -r "$dir/$f" ] && [ -x "$ehdecode" ] &&
+		"$ehdecode" -F heph -o "$out/seeds-heph/$f.bin.log" "$dir/$f" 2>/dev/null
+done
+printf '%b' '\x75\xd1\x1d\x4d\0\0\0\x17\0\x05epoch\x16\x58\x45\xe9\x12\x14\xec\x90' \
+	'\xc1\xfc\x1f\xb7\0\0\0\x5b\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01' \
+	'\0\0\0\0\0\0\0\x64\0\0\0\0\0\0\0\xc8\0\x08My event' \
+	'\0\x04Test\x01\0\0\0\0\0\0\0\x7b\0\x05Test2\x83\0\x02' \
+	'\x40\x5e\xdd\x2f\x1a\x9f\xbe\x77\x40\x88\xa8\0\0\0\0\0' \
+	>"$out/seeds-heph/spec.bin.log"
+run fuzz-heph "$out/seeds-heph"
 echo "libfuzzer: outputs in $out"
 [ ${#failed[@]} -eq 0 ] || { echo "libfuzzer: FAILED: ${failed[*]}"; exit 1; }

@@ -47,7 +47,18 @@ enum ehd_event_kind {
 	EHD_EVENT_NETTRACE = 4,		/* typed by nettrace metadata */
 	EHD_EVENT_SAMPLE = 5,		/* a weighted stack: @value */
 	EHD_EVENT_SYSTEM = 6,		/* a process or mapping: @system */
+	EHD_EVENT_HEPH = 7,		/* a Heph trace event packet: @data */
 };
+
+/*
+ * Events of kind EHD_EVENT_HEPH come from Heph traces (docs/heph.md): the
+ * provider and name are the description split at its first ':' (no ':':
+ * an empty provider), @pid the stream id, @tid the low 32 bits of the
+ * substream id, @time the start time (UTC when the trace has an epoch),
+ * @data the whole packet (big-endian). Their fields (ehd_event_fields())
+ * are the attributes, then "duration_ns" (end - start) and, when the
+ * substream id does not fit in @tid, "substream_id".
+ */
 
 /*
  * Events of kind EHD_EVENT_SAMPLE and EHD_EVENT_SYSTEM come from perf

@@ -29,7 +29,12 @@
  *    libehdecode writes it, and versions 3 (netperf), 4 and 5. Events
  *    come in file order (libehdecode's files are in time order); those a
  *    libehdecode writer converted come back with the identity and field
- *    rendering they had.
+ *    rendering they had;
+ *  - Heph traces (the Heph runtime's trace format, *.bin.log): metadata
+ *    and event packets, big-endian; each event packet is one event of
+ *    kind EHD_EVENT_HEPH (see ehdecode/event.h), in file order (Heph
+ *    writes an event when it ends, so start times are not in order).
+ *    ehd_reader_trace_info() gives the epoch as the clock offset.
  * "-" reads standard input, which may be a pipe.
  *
  * Memory does not grow with the input: events are streamed; with
@@ -94,6 +99,7 @@ enum ehd_input_kind {
 	EHD_INPUT_DAT = 3,		/* interceptor capture */
 	EHD_INPUT_NETTRACE = 4,		/* nettrace, netperf */
 	EHD_INPUT_SESSION = 5,		/* a live session (ehdecode/session.h) */
+	EHD_INPUT_HEPH = 6,		/* a Heph trace */
 };
 
 /**

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ehdecode/writer.h - write events as JSON, JSON lines, text, nettrace or
- * Chrome / Perfetto trace JSON
+ * ehdecode/writer.h - write events as JSON, JSON lines, text, nettrace,
+ * Chrome / Perfetto trace JSON or a Heph trace
  *
  *	struct ehd_writer *w = ehd_writer_new(EHD_OUT_JSONL, STDOUT_FILENO,
  *					      0, EHD_META_DEFAULT);
@@ -41,6 +41,18 @@
  *    reader's EHD_READER_SORT_TIME). docs/chrome-trace.md says how
  *    unmatched starts and stops are written. Only EHD_WRITER_FIELD_TAGS
  *    of the flags applies.
+ *  - EHD_OUT_HEPH: a Heph trace (the Heph runtime's binary trace format,
+ *    big-endian packets; docs/heph.md): an epoch metadata packet (the
+ *    UTC time of the first event; none when the source has no UTC
+ *    time), then one event packet per event, stream id = pid, substream
+ *    id = tid, description "provider:event", fields as attributes
+ *    (numbers as u64, i64 and f64, text as strings, arrays of those as
+ *    arrays, anything else as the text of its JSON rendering). An
+ *    activity start and the stop of the same activity id are one packet
+ *    from the start's time to the stop's; starts never stopped are
+ *    written when the source ends, with end = start (counted). Events
+ *    without time are written at time 0 (counted). Flags and meta bits
+ *    do not apply.
  *
  * An event object is {"n":"Provider:Event", <fields>, "meta":{...}} with
  * values rendered by the reference decoder's rules; which "meta" members
@@ -67,6 +79,7 @@ enum ehd_output_format {
 	EHD_OUT_JSONL = 2,
 	EHD_OUT_TEXT = 3,
 	EHD_OUT_NETTRACE = 4,
+	EHD_OUT_HEPH = 5,
 	EHD_OUT_CHROME = 6,
 };
 
@@ -149,7 +162,7 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name);
  * or -E2BIG, with ehd_writer_error() saying where and why (the output goes
  * on); nettrace: -E2BIG with ehd_writer_error() NULL for an event too
  * large to be written (skipped and counted; the output goes on), -ENOTSUP
- * for an event read from nettrace (not converted again); -ENOMEM
+ * for an event read from nettrace or a Heph trace (not converted); -ENOMEM
  * or the errno of a failed write, with ehd_writer_error() NULL (the output
  * is lost).
  */
@@ -208,14 +221,19 @@ EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
 /**
  * struct ehd_writer_stats - what a writer did (@events and @bytes for
  * every format; nettrace counts @skipped to @payload_bytes, chrome
- * @unmatched to @untimed)
- * @events: events written
+ * @unmatched to @untimed, Heph what its doc says)
+ * @events: events written (Heph: event packets; an activity's start and
+ *	stop make one)
  * @bytes: bytes written out
  * @skipped: events not written: larger than nettrace holds (65,535
- *	bytes of payload after conversion) or of more metadata than a row
+ *	bytes of payload after conversion) or of more metadata than a row;
+ *	Heph: packets over 4 GiB
  * @reordered: events older than the previous window's sequence point,
- *	written at its time (only when the input is not in time order)
- * @lossy: code points outside UTF-16 replaced by U+FFFD
+ *	written at its time (only when the input is not in time order);
+ *	Heph: events before the epoch (the first event's time), written at
+ *	time 0
+ * @lossy: code points outside UTF-16 replaced by U+FFFD; Heph: strings
+ *	and names cut to 65,535 bytes, arrays to 65,535 elements
  * @stacks_cut: stacks cut to the 8,190 frames TraceEvent reads
  * @metadata: event types (metadata rows) written
  * @header_bytes: bytes of event headers (nettrace compressed headers)
@@ -224,11 +242,12 @@ EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
  *	start or stop without an activity id, a stop with no open start of
  *	its id on its thread), written as instant events
  * @unfinished: activities without a stop at the end of their
- *	source, ended at its last time
+ *	source, ended at its last time (Heph: written with end = start
+ *	when their source ended, or their id started again)
  * @split: activities begun inside another and open at its stop,
  *	ended there and begun again just after it (to keep the nesting)
  * @untimed: events without a time, put at the time of the event
- *	before them
+ *	before them (Heph: written at time 0)
  */
 struct ehd_writer_stats {
 	uint64_t events;
