@@ -29,41 +29,9 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
-#define MAX_EVENTS 100000
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Without a Heph magic, the input may be a perf.data file: libtraceevent
- * 1.7 leaks what it allocated for formats it then fails to parse, not
- * ours to fix, so LeakSanitizer is told to ignore it. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
-
-/* Read every byte the library hands out, so ASan sees a bad pointer or
- * length there and not only in the library's own use of it. */
-static volatile uint8_t sink;
-
-static void touch(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	uint8_t x = 0;
-	size_t i;
-
-	if (!p)
-		return;
-	for (i = 0; i < n; i++)
-		x ^= b[i];
-	sink ^= x;
-}
-
-static void touch_str(const char *s)
-{
-	if (s)
-		touch(s, strlen(s) + 1);
-}
+#include "fuzz-touch.h"
 
 static void walk_fields(struct ehd_enum *en, const struct ehd_event *ev)
 {

@@ -28,78 +28,9 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
-#define MAX_EVENTS 100000
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* libtraceevent 1.7 leaks what it allocated for formats it then fails to
- * parse: not ours to fix, so LeakSanitizer is told to ignore it. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
-
-/* Read every byte the library hands out, so ASan sees a bad pointer or
- * length there and not only in the library's own use of it. */
-static volatile uint8_t sink;
-
-static void touch(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	uint8_t x = 0;
-	size_t i;
-
-	if (!p)
-		return;
-	for (i = 0; i < n; i++)
-		x ^= b[i];
-	sink ^= x;
-}
-
-static void touch_str(const char *s)
-{
-	if (s)
-		touch(s, strlen(s) + 1);
-}
-
-static void touch_info(const struct ehd_event_info *info)
-{
-	if (!info)
-		return;
-	touch(info->tracepoint, info->tracepoint_len);
-	touch_str(info->name);
-	touch(info->activity_id, 16);
-	touch(info->related_id, 16);
-}
-
-static void touch_trace_info(const struct ehd_trace_info *ti)
-{
-	if (!ti)
-		return;
-	touch_str(ti->hostname);
-	touch_str(ti->osrelease);
-	touch_str(ti->arch);
-	touch_str(ti->cpu_desc);
-	touch_str(ti->perf_version);
-	touch_str(ti->cmdline);
-}
-
-static void touch_event(const struct ehd_event *ev)
-{
-	touch(ev->provider, ev->provider_len);
-	touch(ev->name, ev->name_len);
-	touch(ev->tracepoint, ev->tracepoint_len);
-	touch_info(ev->eh);
-	touch(ev->activity_id, 16);
-	touch(ev->related_id, 16);
-	if (ev->context & EHD_CTX_CALLCHAIN)
-		touch(ev->callchain, ev->callchain_count * sizeof(uint64_t));
-	touch(ev->data, ev->size);
-	touch(ev->record, ev->record_size);
-	if (ev->decode_error)
-		touch_str(ev->decode_reason);
-}
+#include "fuzz-touch.h"
 
 /* The fields of one event, with a new enumerator each time. */
 static void walk_fields(const struct ehd_event *ev, unsigned int flags)
