@@ -54,8 +54,9 @@ pid=$(sed -n 's/^{"n":"Universal.System:ProcessCreate".*"pid":\([0-9]*\),.*/\1/p
 	done)
 pid=${pid:-none}
 
-# Its samples once it is spin (before its exec it runs ehrecord's code).
-grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid,.*\"comm\":\"spin\"" s.jsonl >cpu.jsonl
+# Its samples in spin's code (before its exec it runs ehrecord's code;
+# an ASan build starts with the sanitizer's set-up).
+grep "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid,.*\"comm\":\"spin\".*\"spin+0x" s.jsonl >cpu.jsonl
 n=$(wc -l <cpu.jsonl)
 hot=$(grep -c '"spin+0x[0-9a-f]* spin_hot_loop+0x[0-9a-f]*","spin+0x[0-9a-f]* spin_work+0x' cpu.jsonl)
 if [ "$n" -ge 100 ] && [ $((hot * 10)) -ge $((n * 7)) ]; then
@@ -103,7 +104,12 @@ rounds=$(wc -l <round.jsonl)
 # (main may be all in main.cold: it calls the cold registration.)
 fp=$(grep -c '"libc[^"]* writev+0x[0-9a-f]*","spin+0x[0-9a-f]* spin_work+0x[0-9a-f]*","spin+0x[0-9a-f]* main[.a-z]*+0x' round.jsonl)
 said=$(sed -n 's/^spin: \([0-9]*\) rounds$/\1/p' spin.out)
-if [ "$rounds" -ge 1 ] && [ "$rounds" = "${said:-x}" ] && [ "$fp" = "$rounds" ]; then
+if nm "$spin" 2>/dev/null | grep -q __asan_init; then
+	# ASan's writev() interceptor keeps no frame pointer: the chain ends.
+	[ "$rounds" -ge 1 ] && [ "$rounds" = "${said:-x}" ] &&
+		ok "Round events: $rounds of $said (stacks not checked: ASan's writev interceptor has no frame pointer)" ||
+		bad "Round events: $rounds of ${said:-?} written"
+elif [ "$rounds" -ge 1 ] && [ "$rounds" = "${said:-x}" ] && [ "$fp" = "$rounds" ]; then
 	ok "Round events: $rounds of $said, each with writev from spin_work from main in its stack"
 else
 	bad "Round events: $rounds of ${said:-?} written, $fp with spin_work from main"
