@@ -11,7 +11,7 @@
  *	ehrecord -F perf --cpu-sampling -o spin.data -- ./spin
  *	ehdecode --system -m pid,stack -F jsonl spin.data | grep spin_hot_loop
  *
- * Built with frame pointers (as every example is) so that perf's user
+ * Built with frame pointers (see Makefile.am) so that perf's user
  * stacks are whole.
  */
 #include <stdio.h>
