@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,8 +51,12 @@ static void transfer(const uint8_t parent[16], int bytes)
 int main(void)
 {
 	uint8_t session[16];
+	int err;
 
-	EH_REGISTER(activity_provider);
+	err = EH_REGISTER(activity_provider);
+	if (err)
+		fprintf(stderr, "activity: tracing unavailable (%s); running anyway\n",
+			strerror(err));
 	new_id(session);
 	EH_WRITE_ACTIVITY(activity_provider, "Session", session, NULL,
 			  EH_OPCODE(EH_OPCODE_ACTIVITY_START),

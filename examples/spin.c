@@ -16,7 +16,7 @@
  *
  *	ehrecord -e EhExample_Spin_L4K1/stacks -o rounds.nettrace -- ./spin
  *
- * Built with frame pointers (as every example is) so that perf's user
+ * Built with frame pointers (see Makefile.am) so that perf's user
  * stacks are whole.
  */
 #include <stdio.h>
