@@ -1418,8 +1418,7 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 	int err = 0;
 
 	if (ev->kind == EHD_EVENT_SAMPLE) {
-		err = symbols(w, ev);
-		idx = err ? err : sample_type(w, ev);
+		idx = sample_type(w, ev);
 		if (idx < 0)
 			return (int)idx;
 		at = w->payloads.len;
@@ -1477,7 +1476,7 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 {
 	struct ehd__ntm_result res;
 	struct ehd_event classic;
-	size_t payload = 0, at = w->payloads.len;
+	size_t payload = 0, at;
 	long idx = -1;
 	int err, damage = 0;
 
@@ -1486,6 +1485,14 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	/* Events read from nettrace have no EventHeader or record bytes. */
 	if (ev->internal && ev->internal->fields)
 		return -ENOTSUP;
+	/* The functions of its stack, named before it (ProcessSymbol). */
+	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
+	    ev->internal && ev->internal->procs) {
+		err = symbols(w, ev);
+		if (err)
+			return err;
+	}
+	at = w->payloads.len;
 	if (ev->kind == EHD_EVENT_SAMPLE || ev->kind == EHD_EVENT_SYSTEM) {
 		err = universal_event(w, ev);
 		return err ? err : window_check(w);

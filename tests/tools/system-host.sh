@@ -164,6 +164,14 @@ for form in "-e sched:sched_process_exec/stacks" "-e sched:sched_process_exec --
 		bad "$form: $e exec events with a stack, $f fork events with one (want >= 1 and 0)"
 	fi
 done
+# In nettrace, the functions of a tracepoint's stack are named by the
+# file's ProcessSymbol events.
+"$rec" -q -o "$tmp/k.nettrace" -e sched:sched_process_exec --stacks -- /bin/true 2>"$tmp/rec.err" ||
+	bad "ehrecord --stacks to nettrace: exit $?: $(head -n 2 "$tmp/rec.err")"
+"$dec" --strict -F jsonl -m n,stack "$tmp/k.nettrace" 2>"$tmp/dec.err" |
+	grep -q '^{"n":"sched:sched_process_exec",.*"stack":\["\[kernel.kallsyms\]+0x[0-9a-f]* [a-z_]' &&
+	ok "nettrace: the exec event's stack has named kernel frames" ||
+	bad "nettrace: the exec event's stack is not named: $(head -n 1 "$tmp/dec.err")"
 "$rec" --stacks -e sched:sched_process_exec -o "$tmp/x" >/dev/null 2>&1
 [ $? = 2 ] && ok "--stacks before any -e: usage error" || bad "--stacks before any -e accepted"
 

@@ -16,7 +16,7 @@
 #    spin are attributed to it;
 #  - the "Round" user_events spin writes, recorded with /stacks, have the
 #    user stack of a frame-pointer build: writev called from spin_work,
-#    from main;
+#    from main; their kernel frames are named (ProcessSymbol events);
 #  - --off-cpu: cswitch samples of a sleeping shell, with stacks.
 # Exit status 0 only if every check passed.
 set -u
@@ -104,6 +104,12 @@ rounds=$(wc -l <round.jsonl)
 # (main may be all in main.cold: it calls the cold registration.)
 fp=$(grep -c '"libc[^"]* writev+0x[0-9a-f]*","spin+0x[0-9a-f]* spin_work+0x[0-9a-f]*","spin+0x[0-9a-f]* main[.a-z]*+0x' round.jsonl)
 said=$(sed -n 's/^spin: \([0-9]*\) rounds$/\1/p' spin.out)
+# Their kernel frames are named by the file's ProcessSymbol events.
+named=$(grep -c '"stack":\["\[kernel.kallsyms\]+0x[0-9a-f]* [a-z_]' round.jsonl)
+[ "$rounds" -ge 1 ] && [ "$named" = "$rounds" ] &&
+	ok "Round events: the innermost kernel frame of each named ($(grep -o -m 1 '"stack":\["[^"]*"' round.jsonl | cut -d' ' -f2))" ||
+	bad "Round events: $named of $rounds with a named innermost kernel frame"
+
 if nm "$spin" 2>/dev/null | grep -q __asan_init; then
 	# ASan's writev() interceptor keeps no frame pointer: the chain ends.
 	[ "$rounds" -ge 1 ] && [ "$rounds" = "${said:-x}" ] &&
