@@ -191,8 +191,16 @@ static int user_record(struct conv *c, const uint8_t *p, uint32_t type,
 		c->has_feat[bit] = true;
 		return 0;
 	case EHD__PERF_RECORD_HEADER_TRACING_DATA:
-		/* The data follow the record; the last ones have all formats. */
+		/*
+		 * The data follow the record; the last ones have all formats.
+		 * perf pads them to 8 bytes, which keeps the records after
+		 * them aligned.
+		 */
 		len = ((const uint32_t *)p)[2];
+		if (len & 7)
+			return fail(c, -EBADMSG,
+				    "tracing data of %llu bytes (not padded to 8)",
+				    (unsigned long long)len);
 		c->pos += size;
 		err = need(c, (size_t)len);
 		if (err)

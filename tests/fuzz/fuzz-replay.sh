@@ -16,4 +16,13 @@ bin=${EH_BUILDDIR:-.}/tests/fuzz
 	"$bin/replay-perf" -w -s 97 -m 3000 "$dir/pipe.data" &&
 	"$bin/replay-reader" -w -s 11 -m 4000 "$dir/EventHeaderInterceptorLE64.dat" &&
 	"$bin/replay-reader" -w -s 13 -m 3000 "$dir/perf.data" &&
-	"$bin/replay-reader" -w -s 41 -m 3000 "$dir/pipe.data"
+	"$bin/replay-reader" -w -s 41 -m 3000 "$dir/pipe.data" || exit 1
+
+# Inputs that once failed (fuzz-perf's findings), each whole and with 200
+# mutations.
+src=$(cd "$(dirname "$0")" && pwd)
+for f in "$src"/perf-regress/*; do
+	"$bin/replay-perf" -w -m 200 "$f" >/dev/null ||
+		{ echo "FAIL: regression input $(basename "$f")"; exit 1; }
+	echo "ok: regression input $(basename "$f")"
+done
