@@ -80,7 +80,6 @@ static int usage_error(const char *what, const char *arg)
 	return 2;
 }
 
-/* Keep an existing @path as @path.old, as perf does. */
 /*
  * Is it a system trace? Samples, switches and stacks come with processes
  * and mappings (Universal.System events), so that stacks can be read.
@@ -99,6 +98,7 @@ static bool system_trace(const struct live_opts *lo)
 	return false;
 }
 
+/* Keep an existing @path as @path.old, as perf does. */
 static int keep_old(const char *path)
 {
 	size_t n = strlen(path);
