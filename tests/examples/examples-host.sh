@@ -20,11 +20,9 @@ ex=$bin/examples
 ehdecode=$bin/tools/ehdecode
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/examples-host.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # run LABEL WANT_EXIT COMMAND...: output in $tmp/out and $tmp/err
 run() {
@@ -279,5 +277,4 @@ else
 	ok "examples/all-fields.c uses all $count field macros of eh-provider.h"
 fi
 
-echo "examples-host: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -16,11 +16,9 @@ src=${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-api.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 page=$src/man/libehdecode.3.scd
 
@@ -102,5 +100,4 @@ names "$src/man/eventheader.7.scd" \
 	'\b((eh|EH)_[A-Za-z0-9_]*[A-Za-z0-9]|TraceLogging[A-Za-z0-9]+|TRACELOGGING_[A-Z_]+)' \
 	"$src"/libeventheader/include/eventheader/*.h
 
-echo "api-names: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -31,11 +31,9 @@ ldflags=${EH_TEST_LDFLAGS:-}
 warn="-Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes -Werror"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-examples.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # --- cut out the examples ---------------------------------------------------------
 
@@ -46,8 +44,7 @@ done
 # shellcheck disable=SC2086
 if ! sh "$src/man/extract-examples.sh" -d "$tmp" $pages >"$tmp/list" 2>"$tmp/err"; then
 	bad "extract-examples.sh: $(cat "$tmp/err")"
-	echo "examples: $passed passed, $failed failed"
-	exit 1
+	finish
 fi
 for want in producer.c producer-dynamic.c read-events.c live-jsonl.c; do
 	grep -qx "$want" "$tmp/list" && ok "$want is in the pages" ||
@@ -187,5 +184,4 @@ else
 	done
 fi
 
-echo "examples: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

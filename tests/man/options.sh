@@ -20,11 +20,9 @@ bin=${EH_BUILDDIR:-.}
 src=${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-options.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # The option terms of a --help text: "  -x, --long=ARG   text" and
 # "      --long   text", up to the two spaces before the description.
@@ -107,5 +105,4 @@ for tool in ehdecode ehrecord; do
 	fi
 done
 
-echo "options: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -14,26 +14,12 @@ set -u
 dir=${EH_SHARED_DIR:-../shared}/conformance/eventheader
 bin=${EH_BUILDDIR:-.}
 ehdecode=$bin/tools/ehdecode
-if ! command -v jq >/dev/null; then
-	echo "SKIP: jq not found (apt-get install jq)"
-	exit 77
-fi
-if [ ! -r "$dir/perf.data" ]; then
-	echo "SKIP: reference corpus not found under $dir"
-	exit 77
-fi
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
+command -v jq >/dev/null || skip "jq not found (apt-get install jq)"
+[ -r "$dir/perf.data" ] || skip "reference corpus not found under $dir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/chrome-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-ok() {
-	echo "ok: $1"
-}
-
-bad() {
-	echo "FAIL: $1"
-	fail=1
-}
 
 # same LABEL WANT GOT
 same() {
@@ -99,4 +85,4 @@ grep -q '374 events without a time' "$tmp/err" &&
 	bad "no count of events without a time on standard error"
 same "otherData counts them" 374 "$(jq .otherData.eventsUntimed "$tmp/all.json")"
 
-exit $fail
+finish

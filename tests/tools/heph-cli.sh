@@ -18,10 +18,9 @@ bin=${EH_BUILDDIR:-.}
 ehdecode=$bin/tools/ehdecode
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/heph-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fail=1; }
 
 # The specification's two examples: an epoch packet, then an event.
 spec=$tmp/spec.bin.log
@@ -78,8 +77,8 @@ rc=$?
 	ok "-F nettrace of a Heph trace refused" || bad "-F nettrace of a Heph trace: exit $rc"
 
 if [ ! -r "$shared/perf.data" ]; then
-	echo "SKIP: reference corpus not found under $shared (the checks above ran)"
-	exit $((fail ? 1 : 77))
+	[ "$failed" = 0 ] || finish
+	skip "reference corpus not found under $shared (the checks above ran)"
 fi
 
 # Name, time, pid and tid of each event, one per line (the capture has
@@ -111,4 +110,4 @@ for f in perf.data pipe.data EventHeaderInterceptorLE64.dat; do
 done
 grep -q "^ehdecode: 374 events had no time and were written at time 0$" "$tmp/err" &&
 	ok "events without time counted" || bad "events without time: $(cat "$tmp/err")"
-exit $fail
+finish

@@ -18,16 +18,9 @@ rec=$bin/tools/ehrecord
 dec=$bin/tools/ehdecode
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/live-host.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: CI must run this, but: $*"
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
 
 # The command lines first (no kernel needed): help, usage errors (exit 2).
 cli() {	# cli LABEL WANT_EXIT COMMAND...
@@ -36,23 +29,22 @@ cli() {	# cli LABEL WANT_EXIT COMMAND...
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc = "$want" ]; then
-		echo "ok: $label (exit $rc)"
+		ok "$label (exit $rc)"
 	else
-		echo "FAIL: $label: exit $rc, want $want: $(head -n 2 "$tmp/err")"
-		fail=1
+		bad "$label: exit $rc, want $want: $(head -n 2 "$tmp/err")"
 	fi
 }
 cli "ehrecord --help" 0 "$rec" --help
-grep -q -- "--circular" "$tmp/out" || { echo "FAIL: --help without --circular"; fail=1; }
+grep -q -- "--circular" "$tmp/out" || bad "--help without --circular"
 cli "ehrecord without -e" 2 "$rec"
 cli "ehrecord -F bad" 2 "$rec" -F bad -e x
 cli "ehrecord --buffer-size 0" 2 "$rec" --buffer-size 0 -e x
 cli "ehrecord --clock bad" 2 "$rec" --clock bad -e x
 cli "ehrecord -e 'a b'" 1 "$rec" -o "$tmp/x" -e 'a b'
-grep -q "bad spec" "$tmp/err" || { echo "FAIL: bad spec: $(cat "$tmp/err")"; fail=1; }
+grep -q "bad spec" "$tmp/err" || bad "bad spec: $(cat "$tmp/err")"
 cli "ehdecode --filter without -e" 2 "$dec" --filter 'id == 1' x
 cli "ehdecode --help names -e" 0 "$dec" --help
-grep -q -- "--event=SPEC" "$tmp/out" || { echo "FAIL: ehdecode --help without -e"; fail=1; }
+grep -q -- "--event=SPEC" "$tmp/out" || bad "ehdecode --help without -e"
 
 [ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on tracepoints of every CPU)"
 t=/sys/kernel/tracing
@@ -61,8 +53,6 @@ t=/sys/kernel/tracing
 [ -r $t/events/sched/sched_process_exec/id ] ||
 	skip "this kernel has no sched:sched_process_exec tracepoint"
 
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
 
 # want LABEL FILE REGEX: FILE has a line matching REGEX.
 want() {
@@ -148,4 +138,4 @@ for tool in "$rec -o $tmp/np.nettrace" "$dec"; do
 		bad "$name without tracefs: exit $rc: $(cat "$tmp/err")"
 	fi
 done
-exit $fail
+finish

@@ -23,18 +23,9 @@ dec=$bin/tools/ehdecode
 spin=$bin/examples/spin
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/system-host.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fail=1; }
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL: CI must run this, but: $*"
-		exit 1
-	fi
-	echo "SKIP: $*"
-	exit 77
-}
 
 "$rec" --cpu-sampling=0 -F perf -o "$tmp/x" >/dev/null 2>&1
 [ $? = 2 ] && ok "--cpu-sampling=0: usage error" || bad "--cpu-sampling=0 not refused"
@@ -197,4 +188,4 @@ long=$("$dec" --strict -F jsonl -m n,comm,stack "$tmp/o.nettrace" 2>"$tmp/dec.er
 	sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l)
 [ "$long" -ge 4 ] && ok "nettrace: $long cswitch samples of the shell after >= 15 ms, with stacks" ||
 	bad "nettrace: $long cswitch samples of the shell of >= 15 ms with a stack (want >= 4): $(head -n 1 "$tmp/dec.err")"
-exit $fail
+finish

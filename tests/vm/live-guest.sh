@@ -26,11 +26,10 @@ tps=(-e EhExample_Alpha_L4K1 -e EhExample_Alpha_L5K2 -e EhExample_Beta_L3K1
      -e EhExample_Beta_L2K10)
 t=/tmp/live
 mkdir -p $t && cd $t || exit 1
-passed=0
-failed=0
+TEST_TIMES=1
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $* [${SECONDS}s]"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $* [${SECONDS}s]"; failed=$((failed + 1)); }
 
 # The content of a recording, without times, CPUs and ids of processes.
 content() { "$dec" -F jsonl -m n,id,version,level,keyword,opcode "$1"; }
@@ -217,5 +216,4 @@ for tool in "$rec -o /tmp/np.nettrace" "$dec"; do
 	fi
 done
 
-echo "live: $passed passed, $failed failed"
-[ $failed = 0 ]
+finish

@@ -27,11 +27,10 @@ dec=$build/tools/ehdecode
 spin=$build/examples/spin
 t=/tmp/system
 mkdir -p $t && cd $t || exit 1
-passed=0
-failed=0
+TEST_TIMES=1
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
-ok() { echo "ok: $* [${SECONDS}s]"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $* [${SECONDS}s]"; failed=$((failed + 1)); }
 
 # The first line number of a match in FILE, or 0.
 line_of() { grep -n -m 1 "$1" "$2" | cut -d: -f1 | grep . || echo 0; }
@@ -131,5 +130,4 @@ long=$("$dec" --strict -F jsonl -m n,comm,stack o.nettrace 2>dec.err |
 [ "$long" -ge 4 ] && ok "--off-cpu: $long cswitch samples of the shell after >= 15 ms, with stacks" ||
 	bad "--off-cpu: $long cswitch samples of the shell of >= 15 ms (want >= 4): $(head -n 1 dec.err)"
 
-echo "system-guest: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
