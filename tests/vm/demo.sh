@@ -11,7 +11,6 @@ set -u -o pipefail
 vm_require
 
 build=${EH_BUILDDIR:-$PWD}
-for f in examples/hello examples/providers tools/ehdecode tools/ehrecord; do
-	[ -x "$build/$f" ] || { echo "ERROR: $build/$f is missing"; exit 99; }
-done
-vm_run -t 120 -- /bin/bash "$vm_srcdir/../../scripts/demo-guest.sh" "$build"
+vm_need "$build" examples/hello examples/providers examples/spin tools/ehdecode \
+	tools/ehrecord
+vm_guest 120 "$vm_srcdir/../../scripts/demo-guest.sh" "$build"

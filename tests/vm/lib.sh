@@ -15,6 +15,12 @@
 #	                       run-in-vm.sh with the source and build trees
 #	                       visible (read-only) in the guest, also when
 #	                       they are under /tmp, which the guest replaces.
+#	vm_need DIR FILE...    exit 99 (ERROR) unless each DIR/FILE is an
+#	                       executable (make check builds them)
+#	vm_guest SECONDS SCRIPT [ARG]...
+#	                       boot once and run "bash SCRIPT ARG..." there,
+#	                       for at most SECONDS; say how long it took and
+#	                       exit with its status
 
 vm_srcdir=${EH_SRCDIR:+$EH_SRCDIR/tests/vm}
 vm_srcdir=${vm_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
@@ -38,4 +44,24 @@ vm_run() {
 	[ -n "${EH_SRCDIR:-}" ] && trees+=(-r "$EH_SRCDIR")
 	[ -n "${EH_BUILDDIR:-}" ] && trees+=(-r "$EH_BUILDDIR")
 	/bin/bash "$vm_srcdir/run-in-vm.sh" "${trees[@]}" "$@"
+}
+
+vm_need() {
+	local dir=$1 f
+
+	shift
+	for f in "$@"; do
+		[ -x "$dir/$f" ] ||
+			{ echo "ERROR: $dir/$f is missing (make check builds it)"; exit 99; }
+	done
+}
+
+vm_guest() {
+	local limit=$1 started=$SECONDS rc
+
+	shift
+	vm_run -t "$limit" -- /bin/bash "$@"
+	rc=$?
+	echo "$(basename "$0"): VM run took $((SECONDS - started)) s, exit status $rc"
+	exit $rc
 }

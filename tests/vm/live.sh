@@ -12,12 +12,6 @@ set -u -o pipefail
 vm_require
 
 build=${EH_BUILDDIR:-$PWD}
-for f in tools/ehrecord tools/ehdecode examples/providers \
-	 tests/vm/providers-intercept; do
-	[ -x "$build/$f" ] || { echo "ERROR: $build/$f is missing"; exit 99; }
-done
-started=$SECONDS
-vm_run -t 600 -- /bin/bash "$vm_srcdir/live-guest.sh" "$build"
-rc=$?
-echo "live.sh: VM run took $((SECONDS - started)) s, exit status $rc"
-exit $rc
+vm_need "$build" tools/ehrecord tools/ehdecode examples/providers \
+	tests/vm/providers-intercept
+vm_guest 600 "$vm_srcdir/live-guest.sh" "$build"

@@ -19,14 +19,7 @@ set -u -o pipefail
 vm_require
 
 build=${EH_BUILDDIR:-$PWD}
-for prog in examples/hello examples/activity tools/ehdecode; do
-	[ -x "$build/$prog" ] || { echo "ERROR: $build/$prog is missing (make builds it)"; exit 99; }
-done
+vm_need "$build" examples/hello examples/activity tools/ehdecode
 command -v perf >/dev/null ||
 	{ echo "ERROR: perf not found (apt-get install linux-perf, see scripts/deps.txt)"; exit 99; }
-
-started=$SECONDS
-vm_run -t 120 -- /bin/bash "$vm_srcdir/perf-zstd-guest.sh" "$build" 2000
-rc=$?
-echo "perf-zstd.sh: VM run took $((SECONDS - started)) s, exit status $rc"
-exit $rc
+vm_guest 120 "$vm_srcdir/perf-zstd-guest.sh" "$build" 2000

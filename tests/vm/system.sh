@@ -13,11 +13,5 @@ set -u -o pipefail
 vm_require
 
 build=${EH_BUILDDIR:-$PWD}
-for f in tools/ehrecord tools/ehdecode examples/spin; do
-	[ -x "$build/$f" ] || { echo "ERROR: $build/$f is missing"; exit 99; }
-done
-started=$SECONDS
-vm_run -t 300 -- /bin/bash "$vm_srcdir/system-guest.sh" "$build"
-rc=$?
-echo "system.sh: VM run took $((SECONDS - started)) s, exit status $rc"
-exit $rc
+vm_need "$build" tools/ehrecord tools/ehdecode examples/spin
+vm_guest 300 "$vm_srcdir/system-guest.sh" "$build"

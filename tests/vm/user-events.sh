@@ -14,16 +14,6 @@ set -u -o pipefail
 . "${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
 vm_require
 
-for prog in vm-intercept vm-roundtrip vm-noaccess vm-concurrency vm-sizes vm-raw \
-	    vm-filter; do
-	if [ ! -x "$vm_bindir/$prog" ]; then
-		echo "ERROR: $vm_bindir/$prog is missing (make check builds it)"
-		exit 99
-	fi
-done
-
-started=$SECONDS
-vm_run -t 300 -- /bin/bash "$vm_srcdir/guest-checks.sh" "$vm_bindir"
-rc=$?
-echo "user-events.sh: VM run took $((SECONDS - started)) s, exit status $rc"
-exit $rc
+vm_need "$vm_bindir" vm-intercept vm-roundtrip vm-noaccess vm-concurrency \
+	vm-sizes vm-raw vm-filter
+vm_guest 300 "$vm_srcdir/guest-checks.sh" "$vm_bindir"
