@@ -63,8 +63,7 @@ struct ehd__hephw {
 	struct ent *ents;
 	size_t nents, ents_cap;
 	struct ehd_buf pkt;	/* the packet being built */
-	struct ehd_buf json;	/* a value as JSON */
-	struct ehd_buf text;	/* the same as text */
+	struct ehd_buf text;	/* a value rendered as text, or JSON */
 	struct ehd_buf name;	/* a description or attribute name */
 
 	struct open_act *acts;
@@ -102,7 +101,6 @@ void ehd__hephw_free(struct ehd__hephw *w)
 	ehd__table_free(&w->by_id);
 	ehd__table_free(&w->by_stream);
 	ehd__buf_free(&w->pkt);
-	ehd__buf_free(&w->json);
 	ehd__buf_free(&w->text);
 	ehd__buf_free(&w->name);
 	free(w);
@@ -189,91 +187,6 @@ static void put_number(struct ehd_buf *b, const struct ehd_item *it, int kind)
 	ehd__heph_put_be(b, v, 8);
 }
 
-/* Append code point @cp (below 0x10000) as UTF-8. */
-static void put_utf8(struct ehd_buf *b, uint32_t cp)
-{
-	char u[3];
-
-	if (cp < 0x80) {
-		ehd__buf_putc(b, (char)cp);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		ehd__buf_put(b, u, 2);
-	} else {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		ehd__buf_put(b, u, 3);
-	}
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/*
- * The text of JSON @s: a string's contents with its escapes undone,
- * anything else (numbers, true, objects, ...) as it is.
- */
-static void json_text(struct ehd_buf *d, const char *s, size_t n)
-{
-	size_t i, k;
-
-	if (n < 2 || s[0] != '"' || s[n - 1] != '"') {
-		ehd__buf_put(d, s, n);
-		return;
-	}
-	for (i = 1, n--; i < n;) {
-		for (k = i; k < n && s[k] != '\\'; k++)
-			;
-		ehd__buf_put(d, s + i, k - i);
-		if (k + 1 >= n)
-			break;
-		i = k + 2;
-		switch (s[k + 1]) {
-		case 'b':
-			ehd__buf_putc(d, '\b');
-			break;
-		case 'f':
-			ehd__buf_putc(d, '\f');
-			break;
-		case 'n':
-			ehd__buf_putc(d, '\n');
-			break;
-		case 'r':
-			ehd__buf_putc(d, '\r');
-			break;
-		case 't':
-			ehd__buf_putc(d, '\t');
-			break;
-		case 'u': {
-			uint32_t cp = 0;
-			int j, x;
-
-			for (j = 0; j < 4 && i < n; j++, i++) {
-				x = hex_digit(s[i]);
-				if (x < 0)
-					break;
-				cp = cp << 4 | (uint32_t)x;
-			}
-			put_utf8(d, cp);
-			break;
-		}
-		default:
-			ehd__buf_putc(d, s[k + 1]);
-			break;
-		}
-	}
-}
-
 /* A Heph string: cut to 65,535 bytes, not inside a UTF-8 sequence. */
 static void put_string(struct ehd__hephw *w, struct ehd_buf *b, const char *s,
 		       size_t n)
@@ -353,15 +266,19 @@ static void json_of(struct ehd_buf *b, const struct ent *e, size_t n)
 	}
 }
 
-/* The items @e[0..n) as one string value: their JSON rendering's text. */
+/*
+ * The items @e[0..n) as one string value: a value as the text JSON would
+ * quote (no quotes, no escapes), a struct or array as its JSON.
+ */
 static void put_rendered(struct ehd__hephw *w, struct ehd_buf *b,
 			 const struct ent *e, size_t n)
 {
-	ehd__buf_reset(&w->json);
 	ehd__buf_reset(&w->text);
-	json_of(&w->json, e, n);
-	json_text(&w->text, ehd__buf_cstr(&w->json), w->json.len);
-	if (w->json.err || w->text.err)
+	if (n == 1 && e[0].state == EHD_STATE_VALUE)
+		ehd__item_value(&w->text, &e[0].it, 0);
+	else
+		json_of(&w->text, e, n);
+	if (w->text.err)
 		b->err = -ENOMEM;
 	put_string(w, b, ehd__buf_cstr(&w->text), w->text.len);
 }

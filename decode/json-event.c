@@ -68,18 +68,18 @@ static int text_format(uint8_t format)
 
 /* A fixed-size value of @size bytes (1, 2, 4, 8 or 16) in @format. */
 static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
-			 uint8_t format, int swap)
+			 uint8_t format, int swap, unsigned int flags)
 {
 	uint64_t v = size <= 8 ? load(p, size, swap) : 0;
 
 	if (size == 16) {
 		if (format == EH_FMT_UUID)
-			ehd__json_uuid(b, p, EHD__JSON);
+			ehd__json_uuid(b, p, flags);
 		else if (format == EH_FMT_IP_ADDRESS ||
 			 format == EH_FMT_IP_ADDRESS_OBSOLETE)
-			ehd__json_ipv6(b, p, EHD__JSON);
+			ehd__json_ipv6(b, p, flags);
 		else
-			ehd__json_hex_bytes(b, p, 16, EHD__JSON);
+			ehd__json_hex_bytes(b, p, 16, flags);
 		return;
 	}
 	switch (format) {
@@ -87,11 +87,11 @@ static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
 		ehd__json_i64(b, sign_extend(v, size));
 		return;
 	case EH_FMT_HEX_INT:
-		ehd__json_hex(b, v, size, EHD__JSON);
+		ehd__json_hex(b, v, size, flags);
 		return;
 	case EH_FMT_ERRNO:
 		if (size == 4) {
-			ehd__json_errno(b, (int32_t)v, EHD__JSON);
+			ehd__json_errno(b, (int32_t)v, flags);
 			return;
 		}
 		break;
@@ -103,7 +103,7 @@ static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
 		break;
 	case EH_FMT_TIME:
 		if (size == 4 || size == 8) {
-			ehd__json_time(b, sign_extend(v, size), EHD__JSON);
+			ehd__json_time(b, sign_extend(v, size), flags);
 			return;
 		}
 		break;
@@ -119,29 +119,29 @@ static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
 			float f;
 
 			memcpy(&f, &bits, 4);
-			ehd__json_float(b, f, EHD__JSON);
+			ehd__json_float(b, f, flags);
 			return;
 		}
 		if (size == 8) {
 			double d;
 
 			memcpy(&d, &v, 8);
-			ehd__json_double(b, d, EHD__JSON);
+			ehd__json_double(b, d, flags);
 			return;
 		}
 		break;
 	case EH_FMT_HEX_BYTES:
-		ehd__json_hex_bytes(b, p, size, EHD__JSON);
+		ehd__json_hex_bytes(b, p, size, flags);
 		return;
 	case EH_FMT_STRING8:
 		if (size == 1) {
-			ehd__json_char(b, (uint32_t)v, EHD__JSON);
+			ehd__json_char(b, (uint32_t)v, flags);
 			return;
 		}
 		break;
 	case EH_FMT_STRING_UTF:
 		if (size == 2 || size == 4) {
-			ehd__json_char(b, (uint32_t)v, EHD__JSON);
+			ehd__json_char(b, (uint32_t)v, flags);
 			return;
 		}
 		break;
@@ -154,7 +154,7 @@ static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
 	case EH_FMT_IP_ADDRESS:
 	case EH_FMT_IP_ADDRESS_OBSOLETE:
 		if (size == 4) {
-			ehd__json_ipv4(b, p, EHD__JSON);
+			ehd__json_ipv4(b, p, flags);
 			return;
 		}
 		break;
@@ -166,35 +166,37 @@ static void render_fixed(struct ehd_buf *b, const uint8_t *p, unsigned int size,
 
 /* Text of @size bytes in @unit-byte units, in @format. */
 static void render_text(struct ehd_buf *b, const uint8_t *p, size_t size,
-			unsigned int unit, uint8_t format, int swap)
+			unsigned int unit, uint8_t format, int swap,
+			unsigned int flags)
 {
 	switch (format) {
 	case EH_FMT_HEX_BYTES:
-		ehd__json_hex_bytes(b, p, size, EHD__JSON);
+		ehd__json_hex_bytes(b, p, size, flags);
 		return;
 	case EH_FMT_STRING8:
 		if (unit == 1) {
-			ehd__json_latin1(b, p, size, EHD__JSON);
+			ehd__json_latin1(b, p, size, flags);
 			return;
 		}
 		break;
 	case EH_FMT_STRING_UTF_BOM:
 	case EH_FMT_STRING_XML:
 	case EH_FMT_STRING_JSON:
-		ehd__json_utf_bom(b, p, size, unit, swap, EHD__JSON);
+		ehd__json_utf_bom(b, p, size, unit, swap, flags);
 		return;
 	default:
 		break;
 	}
 	if (unit == 1)
-		ehd__json_utf8(b, p, size, EHD__JSON);
+		ehd__json_utf8(b, p, size, flags);
 	else if (unit == 2)
-		ehd__json_utf16(b, p, size, swap, EHD__JSON);
+		ehd__json_utf16(b, p, size, swap, flags);
 	else
-		ehd__json_utf32(b, p, size, swap, EHD__JSON);
+		ehd__json_utf32(b, p, size, swap, flags);
 }
 
-void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it)
+void ehd__item_value(struct ehd_buf *b, const struct ehd_item *it,
+		     unsigned int flags)
 {
 	const uint8_t *p = it->value;
 	size_t n = it->value_size;
@@ -208,18 +210,18 @@ void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it)
 		render_fixed(b, p, (unsigned int)n,
 			     it->format ? it->format :
 			     it->encoding == EH_ENC_VALUE128 ? EH_FMT_HEX_BYTES :
-			     EH_FMT_UNSIGNED_INT, it->swap);
+			     EH_FMT_UNSIGNED_INT, it->swap, flags);
 		return;
 	case EH_ENC_ZSTRING_CHAR8:
-		render_text(b, p, n, 1, it->format, it->swap);
+		render_text(b, p, n, 1, it->format, it->swap, flags);
 		return;
 	case EH_ENC_ZSTRING_CHAR16:
 	case EH_ENC_STRING_LENGTH16_CHAR16:
-		render_text(b, p, n, 2, it->format, it->swap);
+		render_text(b, p, n, 2, it->format, it->swap, flags);
 		return;
 	case EH_ENC_ZSTRING_CHAR32:
 	case EH_ENC_STRING_LENGTH16_CHAR32:
-		render_text(b, p, n, 4, it->format, it->swap);
+		render_text(b, p, n, 4, it->format, it->swap, flags);
 		return;
 	case EH_ENC_STRING_LENGTH16_CHAR8:
 	case EH_ENC_BINARY_LENGTH16_CHAR8:
@@ -232,20 +234,25 @@ void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it)
 			}
 			if (n <= 16 && (format_sizes(it->format) >> n & 1)) {
 				render_fixed(b, p, (unsigned int)n, it->format,
-					     it->swap);
+					     it->swap, flags);
 				return;
 			}
 		}
 		if (it->encoding == EH_ENC_STRING_LENGTH16_CHAR8 ||
 		    text_format(it->format))
-			render_text(b, p, n, 1, it->format, it->swap);
+			render_text(b, p, n, 1, it->format, it->swap, flags);
 		else
-			ehd__json_hex_bytes(b, p, n, EHD__JSON);
+			ehd__json_hex_bytes(b, p, n, flags);
 		return;
 	default:
-		ehd__json_hex_bytes(b, p, n, EHD__JSON);
+		ehd__json_hex_bytes(b, p, n, flags);
 		return;
 	}
+}
+
+void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it)
+{
+	ehd__item_value(b, it, EHD__JSON);
 }
 
 /* ---- structure ---- */

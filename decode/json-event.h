@@ -75,4 +75,11 @@ int ehd__fields(struct ehd_buf *b, struct ehd_enum *en, unsigned int flags);
 /* Append one value item as JSON (used for fields and array elements). */
 void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it);
 
+/*
+ * ehd__item_value() - the same with json-values.h's @flags: EHD__JSON, or
+ * 0 for the value as plain text (no quotes, no escapes).
+ */
+void ehd__item_value(struct ehd_buf *b, const struct ehd_item *it,
+		     unsigned int flags);
+
 #endif /* EHD_JSON_EVENT_H */
