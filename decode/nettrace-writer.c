@@ -1482,8 +1482,8 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 
 	if (w->err)
 		return w->err;
-	/* Events read from nettrace have no EventHeader or record bytes. */
-	if (ev->internal && ev->internal->fields)
+	/* Events typed by their input's metadata have no bytes to map. */
+	if (ev->kind == EHD_EVENT_NETTRACE || ev->kind == EHD_EVENT_HEPH)
 		return -ENOTSUP;
 	/* The functions of its stack, named before it (ProcessSymbol). */
 	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&

@@ -27,7 +27,8 @@ int ehd__ntw_begin(struct ehd__ntw *w, const char *name,
  * declarations (written as the record's classic fields or bytes, with
  * *@why and *@where saying what was wrong); -E2BIG for an event nettrace
  * cannot hold (not written, counted); -ENOTSUP for an event read from
- * nettrace (its source bytes are gone); -ENOMEM or a write error.
+ * nettrace or a Heph trace (typed by their metadata: no bytes to map);
+ * -ENOMEM or a write error.
  */
 int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		   struct ehd_enum *en, const char **why, uint64_t *where);

@@ -229,17 +229,13 @@ static int decode(const char *name, const struct options *o,
 		ehd_reader_free(r);
 		return 1;
 	}
+	/* Their events are typed by their own metadata: no bytes to map. */
 	if (o->format == EHD_OUT_NETTRACE &&
-	    ehd_reader_kind(r) == EHD_INPUT_NETTRACE) {
-		fprintf(stderr, "%s: %s: already nettrace (read it with -F json, jsonl or text)\n",
-			prog, name);
-		ehd_reader_free(r);
-		return 1;
-	}
-	if (o->format == EHD_OUT_NETTRACE &&
-	    ehd_reader_kind(r) == EHD_INPUT_HEPH) {
-		fprintf(stderr, "%s: %s: a Heph trace cannot be written as nettrace (read it with -F json, jsonl, text or heph)\n",
-			prog, name);
+	    (ehd_reader_kind(r) == EHD_INPUT_NETTRACE ||
+	     ehd_reader_kind(r) == EHD_INPUT_HEPH)) {
+		fprintf(stderr, "%s: %s: a %s input cannot be written as nettrace (read it with -F json, jsonl or text)\n",
+			prog, name, ehd_reader_kind(r) == EHD_INPUT_HEPH ?
+				    "Heph" : "nettrace");
 		ehd_reader_free(r);
 		return 1;
 	}
