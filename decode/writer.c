@@ -142,11 +142,7 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 	if ((format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) ||
 	    (format == EHD_OUT_CHROME && ehd__chrome_new(&w->ch, &w->out)) ||
 	    (format == EHD_OUT_HEPH && ehd__hephw_new(&w->heph))) {
-		ehd__ntw_free(w->nt);
-		ehd__chrome_free(w->ch);
-		ehd_enum_free(w->en);
-		ehd__buf_free(&w->out);
-		free(w);
+		ehd_writer_free(w);
 		errno = ENOMEM;
 		return NULL;
 	}

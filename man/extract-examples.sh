@@ -28,69 +28,77 @@ if [ $# = 0 ]; then
 fi
 mkdir -p "$dir" || exit 1
 
-status=0
-for page in "$@"; do
-	awk -v page="$page" -v dir="$dir" '
-	function fail(why) {
-		printf "%s:%d: %s\n", page, FNR, why > "/dev/stderr"
+# One awk over every page, so that a name used on two pages is caught.
+awk -v dir="$dir" '
+function fail(why) {
+	printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"
+	bad = 1
+	exit 1
+}
+# The end of a page: its last block closed, and an example in it.
+function page_end() {
+	if (state)
+		fail("example " name " is not closed")
+	if (!found) {
+		printf "%s: no example (\"; example: NAME\" before a ``` block)\n",
+			page > "/dev/stderr"
 		bad = 1
 		exit 1
 	}
-	# The text of a literal block line as scdoc shows it.
-	function unescape(line,   out, i, c) {
-		out = ""
-		for (i = 1; i <= length(line); i++) {
+}
+# The text of a literal block line as scdoc shows it.
+function unescape(line,   out, i, c) {
+	out = ""
+	for (i = 1; i <= length(line); i++) {
+		c = substr(line, i, 1)
+		if (c == "\\") {
+			if (i == length(line))
+				fail("a lone backslash ends the line (write two)")
+			i++
 			c = substr(line, i, 1)
-			if (c == "\\") {
-				if (i == length(line))
-					fail("a lone backslash ends the line (write two)")
-				i++
-				c = substr(line, i, 1)
-			}
-			out = out c
 		}
-		return out
+		out = out c
 	}
-	state == 2 && /^```/ {
-		close(file)
-		print name
-		state = 0
-		next
-	}
-	state == 2 {
-		print unescape($0) > file
-		next
-	}
-	state == 1 {
-		if ($0 !~ /^```/)
-			fail("\"; example: " name "\" is not followed by a ``` block")
-		if (name in seen)
-			fail("example " name " is defined twice")
-		seen[name] = 1
-		file = dir "/" name
-		printf "" > file
-		found++
-		state = 2
-		next
-	}
-	/^; example: / {
-		name = substr($0, length("; example: ") + 1)
-		if (name !~ /^[A-Za-z0-9_.-]+$/)
-			fail("bad example name \"" name "\"")
-		state = 1
-		next
-	}
-	END {
-		if (bad)
-			exit 1
-		if (state)
-			fail("example " name " is not closed")
-		if (!found) {
-			printf "%s: no example (\"; example: NAME\" before a ``` block)\n",
-				page > "/dev/stderr"
-			exit 1
-		}
-	}
-	' "$page" || status=1
-done
-exit $status
+	return out
+}
+FNR == 1 {
+	if (NR > 1)
+		page_end()
+	page = FILENAME
+	state = found = 0
+}
+state == 2 && /^```/ {
+	close(file)
+	print name
+	state = 0
+	next
+}
+state == 2 {
+	print unescape($0) > file
+	next
+}
+state == 1 {
+	if ($0 !~ /^```/)
+		fail("\"; example: " name "\" is not followed by a ``` block")
+	if (name in seen)
+		fail("example " name " is defined twice (also in " seen[name] ")")
+	seen[name] = FILENAME
+	file = dir "/" name
+	printf "" > file
+	found++
+	state = 2
+	next
+}
+/^; example: / {
+	name = substr($0, length("; example: ") + 1)
+	if (name !~ /^[A-Za-z0-9_.-]+$/)
+		fail("bad example name \"" name "\"")
+	state = 1
+	next
+}
+END {
+	if (bad)
+		exit 1
+	page_end()
+}
+' "$@"

@@ -715,11 +715,12 @@ static char *write_run(size_t first, size_t n, const struct ctx *cx,
 	assert_int_equal(ehd_reader_open(r, dat_path), 0);
 	assert_int_equal(ehd_writer_begin(w, "test"), 0);
 	for (; k < first + n && ehd_reader_next(r, &ev) > 0; k++) {
-		const struct ctx *c = &cx[k - first];
+		const struct ctx *c;
 		struct ehd_event e;
 
 		if (k < first)
 			continue;
+		c = &cx[k - first];
 		e = *ev;
 		e.context = 0;
 		if (c->time) {

@@ -61,8 +61,8 @@ else
 fi
 
 {
-	for h in common reader event enumerator writer session; do
-		echo "#include <ehdecode/$h.h>"
+	for h in "$src"/decode/include/ehdecode/*.h; do
+		echo "#include <ehdecode/${h##*/}>"
 	done
 	cat "$tmp/protos.h"
 } >"$tmp/protos.c"

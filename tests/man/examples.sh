@@ -51,6 +51,32 @@ for want in producer.c producer-dynamic.c read-events.c live-jsonl.c; do
 		bad "no example $want in the pages"
 done
 
+# The extractor refuses what would compile the wrong code or none.
+bad_page() {	# bad_page LABEL WANT_REASON PAGE_TEXT...
+	local label=$1 want=$2 i=0
+
+	shift 2
+	mkdir -p "$tmp/bad"
+	for text in "$@"; do
+		i=$((i + 1))
+		printf '%b' "$text" >"$tmp/bad/p$i.scd"
+	done
+	if sh "$src/man/extract-examples.sh" -d "$tmp/bad" "$tmp"/bad/p*.scd \
+		>/dev/null 2>"$tmp/bad.err"; then
+		bad "extract-examples.sh took $label"
+	elif grep -q "$want" "$tmp/bad.err"; then
+		ok "extract-examples.sh refuses $label"
+	else
+		bad "extract-examples.sh on $label: $(cat "$tmp/bad.err")"
+	fi
+	rm -rf "$tmp/bad"
+}
+bad_page "a name on two pages" "defined twice" \
+	'; example: a.c\n```\nint a;\n```\n' '; example: a.c\n```\nint b;\n```\n'
+bad_page "a block not closed" "not closed" '; example: a.c\n```\nint a;\n'
+bad_page "a marker without a block" "not followed" '; example: a.c\ntext\n'
+bad_page "a page without an example" "no example" 'text\n'
+
 # Which page each example came from decides how it is built.
 page_of() {
 	local p
