@@ -992,7 +992,8 @@ static void write_events(struct ehd__ntw *w)
 		}
 		h[0] = flags;
 		ehd__buf_put(&w->out, h, hdr);
-		ehd__buf_put(&w->out, w->payloads.p + e->at, e->size);
+		if (e->size)	/* (no payload at all: payloads.p is NULL) */
+			ehd__buf_put(&w->out, w->payloads.p + e->at, e->size);
 		w->st.header_bytes += hdr;
 		w->st.payload_bytes += e->size;
 		prev = *e;
@@ -1482,8 +1483,12 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 
 	if (w->err)
 		return w->err;
-	/* Events typed by their input's metadata have no bytes to map. */
-	if (ev->kind == EHD_EVENT_NETTRACE || ev->kind == EHD_EVENT_HEPH)
+	/*
+	 * Events whose fields come from their input's own metadata (nettrace,
+	 * Heph: a fields callback, whatever kind they are shown as) have no
+	 * EventHeader or record bytes to map.
+	 */
+	if (ev->internal && ev->internal->fields)
 		return -ENOTSUP;
 	/* The functions of its stack, named before it (ProcessSymbol). */
 	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&

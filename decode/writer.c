@@ -279,7 +279,7 @@ static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
 {
 	w->has_err = true;
 	w->err_off = ev->source_offset;
-	if (ev->kind == EHD_EVENT_NETTRACE || ev->kind == EHD_EVENT_HEPH)
+	if (ev->internal && ev->internal->fields)	/* nettrace, Heph */
 		snprintf(w->err_msg, sizeof(w->err_msg),
 			 "event %.*s:%.*s: byte %llu of its payload: %s (written as bytes)",
 			 (int)ev->provider_len, ev->provider,

@@ -870,7 +870,10 @@ static void test_universal(void **state)
 				   .file_name = "/bin/x", .build_id = "abcd" };
 	struct ehd_system map2 = map1, gone = { .kind = EHD_SYSTEM_PROCESS_EXIT,
 						.pid = 42 };
-	struct ehd_event ev[6], *cpu = &ev[2], *sw = &ev[3];
+	static const uint8_t blob[] = { 1, 2, 3, 4 };
+	struct ehd_event ev[7], *cpu = &ev[2], *sw = &ev[3], *raw = &ev[6];
+	struct ehd_writer_stats st;
+	struct ehd_writer *again;
 	struct ehd_trace_info info;
 	const struct ehd_event *back;
 	struct ehd_reader *r;
@@ -893,6 +896,12 @@ static void test_universal(void **state)
 	ev[3] = system_event(130, 42, NULL, "cswitch");
 	ev[4] = system_event(140, 42, &map2, "ProcessMapping");
 	ev[5] = system_event(150, 42, &gone, "ProcessExit");
+	ev[6] = system_event(160, 42, NULL, "blob");
+	raw->kind = EHD_EVENT_RAW;
+	raw->provider = "";
+	raw->provider_len = 0;
+	raw->data = blob;
+	raw->size = sizeof(blob);
 	cpu->kind = sw->kind = EHD_EVENT_SAMPLE;
 	cpu->provider = sw->provider = "Universal.Events";
 	cpu->value = 1;
@@ -905,14 +914,14 @@ static void test_universal(void **state)
 	info.clockid = -1;
 	info.cpu_sample_period = 1001001;
 	assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 7; i++)
 		assert_int_equal(ehd_writer_event(w, &ev[i]), 0);
 	assert_int_equal(ehd_writer_close(w), 0);
 	ehd_writer_free(w);
 
 	file = slurp(fd, &len);
 	n = rows_of(file, len, rows, 16);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_int_equal(row_named(rows, n, "ExistingProcess")->event_id, 0);
 	assert_int_equal(row_named(rows, n, "ProcessExit")->event_id, 2);
 	assert_int_equal(row_named(rows, n, "ProcessMappingMetadata")->event_id, 5);
@@ -945,11 +954,20 @@ static void test_universal(void **state)
 	assert_non_null(strstr(json, "{\"n\":\"Universal.System:ProcessExit\",\"meta\""));
 	free(json);
 
-	/* The trace's own mappings attribute the sample's stack. */
+	/*
+	 * The trace's own mappings attribute the sample's stack. No event
+	 * read back, whatever kind it is shown as (the blob comes back raw),
+	 * is written to nettrace again: its fields are the metadata's.
+	 */
+	again = ehd_writer_new(EHD_OUT_NETTRACE, open("/dev/null", O_WRONLY), 0, 0);
+	assert_non_null(again);
+	assert_int_equal(ehd_writer_begin(again, "again"), 0);
 	r = ehd_reader_new(0);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	assert_int_equal(ehd_reader_open_fd(r, fd, "nettrace"), 0);
 	while (ehd_reader_next(r, &back) > 0) {
+		if (ehd_writer_event(again, back) != -ENOTSUP)
+			fail_msg("%.*s written again", (int)back->name_len, back->name);
 		/* The trace block is read with the first event. */
 		assert_int_equal(ehd_reader_trace_info(r)->cpu_sample_period,
 				 1001001);
@@ -965,6 +983,9 @@ static void test_universal(void **state)
 		assert_null(f[2].module);		/* in no mapping */
 	}
 	assert_int_equal(n_cpu, 1);
+	ehd_writer_stats(again, &st);
+	assert_int_equal(st.events, 0);
+	ehd_writer_free(again);
 	ehd_reader_free(r);
 	close(fd);
 }

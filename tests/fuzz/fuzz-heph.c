@@ -33,63 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #include "fuzz-touch.h"
 
-static void walk_fields(struct ehd_enum *en, const struct ehd_event *ev)
-{
-	uint64_t off;
-	int st;
-
-	if (ehd_event_fields(ev, en, 0) == 0) {
-		while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
-			const struct ehd_item *it = ehd_enum_item(en);
-
-			if (it) {
-				touch_str(it->name);
-				touch(it->value, it->value_size);
-			}
-		}
-		if (st < 0)
-			touch_str(ehd_enum_error(en, &off));
-	} else {
-		touch_str(ehd_enum_error(en, &off));
-	}
-}
-
-static int put_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* A memfd holding @pre then @data, or -1. */
-static int make_input(const uint8_t *pre, size_t npre, const uint8_t *data,
-		      size_t size)
-{
-	int fd = memfd_create("fuzz-heph", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (put_all(fd, pre, npre) || put_all(fd, data, size)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static void write_event(struct ehd_writer *w, const struct ehd_event *ev)
-{
-	uint64_t off;
-
-	if (w && ehd_writer_event(w, ev) < 0)
-		touch_str(ehd_writer_error(w, &off));
-}
-
 static void end_writer(struct ehd_writer *w, struct ehd_writer_stats *st)
 {
 	if (!w)
@@ -137,13 +80,11 @@ static long read_input(int fd, int devnull, int heph_out, long *events,
 		ehd_writer_begin(hw, "fuzz");
 	while (!err && n < MAX_EVENTS && (err = ehd_reader_next(r, &ev)) > 0) {
 		n++;
-		touch(ev->provider, ev->provider_len);
-		touch(ev->name, ev->name_len);
-		touch(ev->data, ev->size);
-		walk_fields(en, ev);
-		write_event(jw, ev);
-		write_event(tw, ev);
-		write_event(nw, ev);
+		touch_event(ev);
+		touch_fields(en, ev, 0);
+		touch_write(jw, ev);
+		touch_write(tw, ev);
+		touch_write(nw, ev);
 		/* Damaged events are written as they are; a failed output
 		 * (ehd_writer_error() NULL) ends the check. */
 		if (hw && ehd_writer_event(hw, ev) < 0 &&
@@ -154,7 +95,7 @@ static long read_input(int fd, int devnull, int heph_out, long *events,
 	if (err < 0)
 		touch_str(ehd_reader_error(r, &off));
 	*read_err = err < 0 ? err : 0;
-	touch(ehd_reader_trace_info(r), sizeof(struct ehd_trace_info));
+	touch_trace_info(ehd_reader_trace_info(r));
 	if (hw) {
 		end_writer(hw, &st);
 		hw = NULL;
@@ -203,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (devnull < 0)
 		return 0;
 
-	fd = make_input(NULL, 0, data, size);
+	fd = fuzz_input(NULL, 0, data, size);
 	if (fd >= 0) {
 		read_both(fd, devnull);
 		close(fd);
@@ -217,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	head[5] = (uint8_t)(total >> 16);
 	head[6] = (uint8_t)(total >> 8);
 	head[7] = (uint8_t)total;
-	fd = make_input(head, sizeof(head), data, size);
+	fd = fuzz_input(head, sizeof(head), data, size);
 	if (fd >= 0) {
 		read_both(fd, devnull);
 		close(fd);

@@ -42,40 +42,6 @@ static const uint8_t v6_header[20] = {
 
 #include "fuzz-touch.h"
 
-/* The fields of one event, with the reader's enumerator reused. */
-static void walk_fields(struct ehd_enum *en, const struct ehd_event *ev,
-			unsigned int flags)
-{
-	uint64_t off;
-	int st;
-
-	if (ehd_event_fields(ev, en, flags) == 0) {
-		touch_info(ehd_enum_event(en));
-		while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
-			const struct ehd_item *it = ehd_enum_item(en);
-
-			if (it) {
-				touch_str(it->name);
-				touch(it->value, it->value_size);
-			}
-		}
-		if (st == EHD_STATE_AFTER_LAST)
-			sink ^= (uint8_t)ehd_enum_trailing(en);
-		else
-			touch_str(ehd_enum_error(en, &off));
-	} else {
-		touch_str(ehd_enum_error(en, &off));
-	}
-}
-
-static void write_event(struct ehd_writer *w, const struct ehd_event *ev)
-{
-	uint64_t off;
-
-	if (w && ehd_writer_event(w, ev) < 0)
-		touch_str(ehd_writer_error(w, &off));
-}
-
 static void end_writer(struct ehd_writer *w)
 {
 	struct ehd_writer_stats ws;
@@ -124,11 +90,11 @@ static void read_input(int fd, int devnull, unsigned int rflags, uint32_t sel)
 		ehd_writer_begin_trace(nw, "fuzz", ehd_reader_trace_info(r));
 	while (!err && n++ < MAX_EVENTS && (err = ehd_reader_next(r, &ev)) > 0) {
 		touch_event(ev);
-		walk_fields(en, ev, 0);
-		walk_fields(en, ev, EHD_FIELDS_COMMON);
-		write_event(jw, ev);
-		write_event(tw, ev);
-		write_event(nw, ev);
+		touch_fields(en, ev, 0);
+		touch_fields(en, ev, EHD_FIELDS_COMMON);
+		touch_write(jw, ev);
+		touch_write(tw, ev);
+		touch_write(nw, ev);
 		if (n <= 16) {	/* stacks by the file's own mappings */
 			struct ehd_frame f[8];
 			int k = ehd_event_frames(ev, f, 8);
@@ -158,34 +124,6 @@ out:
 	ehd_reader_free(r);
 }
 
-static int put_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* A memfd holding @pre then @data, or -1. */
-static int make_input(const uint8_t *pre, size_t npre, const uint8_t *data,
-		      size_t size)
-{
-	int fd = memfd_create("fuzz-nettrace", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (put_all(fd, pre, npre) || put_all(fd, data, size)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static void read_both(int fd, int devnull, uint32_t sel)
 {
 	read_input(fd, devnull, 0, sel);
@@ -209,14 +147,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sel *= 0x9e3779b1u;
 	sel ^= sel >> 15;
 
-	fd = make_input(NULL, 0, data, size);
+	fd = fuzz_input(NULL, 0, data, size);
 	if (fd >= 0) {
 		read_both(fd, devnull, sel);
 		close(fd);
 	}
 	if (size >= 8 && !memcmp(data, v6_header, 8))
 		return 0;
-	fd = make_input(v6_header, sizeof(v6_header), data, size);
+	fd = fuzz_input(v6_header, sizeof(v6_header), data, size);
 	if (fd >= 0) {
 		read_both(fd, devnull, sel >> 10);
 		close(fd);

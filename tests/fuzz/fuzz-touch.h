@@ -2,8 +2,9 @@
 /*
  * fuzz-touch.h - what the reader fuzz targets share: every byte the
  * library hands out is read, so that ASan sees a bad pointer or length
- * there and not only in the library's own use of it. Included by one
- * file of each target.
+ * there and not only in the library's own use of it; and how they feed
+ * and drain the library. Included by one file of each target (memfd_create()
+ * wants _GNU_SOURCE defined before the first include).
  */
 #ifndef EHD_FUZZ_TOUCH_H
 #define EHD_FUZZ_TOUCH_H
@@ -11,9 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <ehdecode/enumerator.h>
 #include <ehdecode/event.h>
 #include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
 
 /* Events read from one input, at the most. */
 #define MAX_EVENTS 100000
@@ -90,6 +95,69 @@ static inline void touch_event(const struct ehd_event *ev)
 	touch(ev->record, ev->record_size);
 	if (ev->decode_error)
 		touch_str(ev->decode_reason);
+}
+
+/* The fields of one event, with the reader's enumerator @en reused. */
+static inline void touch_fields(struct ehd_enum *en,
+				const struct ehd_event *ev, unsigned int flags)
+{
+	uint64_t off;
+	int st;
+
+	if (ehd_event_fields(ev, en, flags) == 0) {
+		touch_info(ehd_enum_event(en));
+		while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
+			const struct ehd_item *it = ehd_enum_item(en);
+
+			if (it) {
+				touch_str(it->name);
+				touch(it->value, it->value_size);
+			}
+		}
+		if (st == EHD_STATE_AFTER_LAST)
+			sink ^= (uint8_t)ehd_enum_trailing(en);
+		else
+			touch_str(ehd_enum_error(en, &off));
+	} else {
+		touch_str(ehd_enum_error(en, &off));
+	}
+}
+
+/* Write @ev with @w (may be NULL), touching the reason of a failure. */
+static inline void touch_write(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	uint64_t off;
+
+	if (w && ehd_writer_event(w, ev) < 0)
+		touch_str(ehd_writer_error(w, &off));
+}
+
+static inline int fuzz_put_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* A memfd holding @pre then @data (the reader's input), or -1. */
+static inline int fuzz_input(const uint8_t *pre, size_t npre,
+			     const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fuzz_put_all(fd, pre, npre) || fuzz_put_all(fd, data, size)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 #endif /* EHD_FUZZ_TOUCH_H */
