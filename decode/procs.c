@@ -39,8 +39,15 @@ struct away {
 
 /* A function named by the trace itself (nettrace ProcessSymbol). */
 struct given_sym {
-	uint64_t mapping_id, start, end;
+	uint64_t start, end;
 	const char *name;	/* interned */
+};
+
+/* The functions the trace names in one mapping, sorted by start. */
+struct given_syms {
+	uint64_t mapping_id;
+	struct given_sym *v;
+	size_t n, cap;
 };
 
 struct ehd__procs {
@@ -55,9 +62,9 @@ struct ehd__procs {
 	size_t naway, away_cap;
 	uint64_t next_id;
 	bool given;			/* mappings come from the trace */
-	struct given_sym *gsyms;	/* sorted by mapping id, start */
+	struct ehd_table by_mapping;	/* mapping id -> index in gsyms */
+	struct given_syms *gsyms;
 	size_t ngsyms, gsyms_cap;
-	bool gsyms_sorted;
 	struct ehd__syms *syms;
 	char name[16 + 1];		/* ehd_system.name */
 	char build_id[2 * 64 + 1];	/* ehd_system.build_id */
@@ -90,7 +97,10 @@ void ehd__procs_free(struct ehd__procs *ps)
 	for (i = 0; i < ps->naway; i++)
 		free(ps->away[i].stack);
 	free(ps->away);
+	for (i = 0; i < ps->ngsyms; i++)
+		free(ps->gsyms[i].v);
 	free(ps->gsyms);
+	ehd__table_free(&ps->by_mapping);
 	ehd__table_free(&ps->by_pid);
 	ehd__table_free(&ps->by_name);
 	ehd__table_free(&ps->by_tid);
@@ -418,60 +428,81 @@ void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
 		add_map(ps, p, &m);
 }
 
+/* The functions named in mapping @id; NULL when none (and @add false). */
+static struct given_syms *given_syms(struct ehd__procs *ps, uint64_t id,
+				     bool add)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&ps->by_mapping, id, &pos, &i))
+		if (ps->gsyms[i].mapping_id == id)
+			return &ps->gsyms[i];
+	if (!add)
+		return NULL;
+	if (!grow((void **)&ps->gsyms, &ps->gsyms_cap, ps->ngsyms,
+		  sizeof(*ps->gsyms)) ||
+	    ehd__table_add(&ps->by_mapping, id, (uint32_t)ps->ngsyms)) {
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	memset(&ps->gsyms[ps->ngsyms], 0, sizeof(*ps->gsyms));
+	ps->gsyms[ps->ngsyms].mapping_id = id;
+	return &ps->gsyms[ps->ngsyms++];
+}
+
+/* Where in @gs the last function starting at or before @ip is, plus one. */
+static size_t given_upper(const struct given_syms *gs, uint64_t ip)
+{
+	size_t lo = 0, hi = gs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (gs->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Kept sorted as they come (a trace names a function before the first
+ * stack that needs it: lookups and additions interleave), one list per
+ * mapping, so that an addition moves only that mapping's functions.
+ */
 void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
 			     uint64_t start, uint64_t end, const char *name,
 			     size_t len)
 {
-	struct given_sym *g;
+	struct given_syms *gs = given_syms(ps, mapping_id, true);
+	struct given_sym g = { start, end > start ? end : start + 1,
+			       intern(ps, name, len) };
+	size_t at;
 
-	if (!grow((void **)&ps->gsyms, &ps->gsyms_cap, ps->ngsyms,
-		  sizeof(*ps->gsyms))) {
+	if (!gs || !g.name)
+		return;
+	if (!grow((void **)&gs->v, &gs->cap, gs->n, sizeof(*gs->v))) {
 		ps->err = -ENOMEM;
 		return;
 	}
-	g = &ps->gsyms[ps->ngsyms];
-	g->mapping_id = mapping_id;
-	g->start = start;
-	g->end = end > start ? end : start + 1;
-	g->name = intern(ps, name, len);
-	if (g->name)
-		ps->ngsyms++;
-	ps->gsyms_sorted = false;
-}
-
-static int gsym_cmp(const void *a, const void *b)
-{
-	const struct given_sym *x = a, *y = b;
-
-	if (x->mapping_id != y->mapping_id)
-		return x->mapping_id < y->mapping_id ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	at = given_upper(gs, start);
+	memmove(&gs->v[at + 1], &gs->v[at], (gs->n - at) * sizeof(*gs->v));
+	gs->v[at] = g;
+	gs->n++;
 }
 
 /* The function the trace names at @ip of mapping @id, or NULL. */
 static const struct given_sym *given_symbol(struct ehd__procs *ps, uint64_t id,
 					    uint64_t ip)
 {
-	size_t lo = 0, hi = ps->ngsyms;
+	const struct given_syms *gs = given_syms(ps, id, false);
+	size_t at = gs ? given_upper(gs, ip) : 0;
 
-	if (!ps->gsyms_sorted) {
-		qsort(ps->gsyms, ps->ngsyms, sizeof(*ps->gsyms), gsym_cmp);
-		ps->gsyms_sorted = true;
-	}
-	/* The last one at or before (id, ip). */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct given_sym *g = &ps->gsyms[mid];
-
-		if (g->mapping_id < id || (g->mapping_id == id && g->start <= ip))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || ps->gsyms[lo - 1].mapping_id != id ||
-	    ip >= ps->gsyms[lo - 1].end)
+	if (!at || ip >= gs->v[at - 1].end)
 		return NULL;
-	return &ps->gsyms[lo - 1];
+	return &gs->v[at - 1];
 }
 
 /* ---- stacks ---------------------------------------------------------------- */
