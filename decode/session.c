@@ -200,6 +200,7 @@ static int add_spec(struct ehd_session *s, const char *spec, bool callchain)
 {
 	const char *colon = strchr(spec, ':');
 	struct spec *v, sp = { 0 };
+	size_t i;
 
 	sp.callchain = callchain;
 	if (colon) {
@@ -225,6 +226,16 @@ static int add_spec(struct ehd_session *s, const char *spec, bool callchain)
 		sp.event = strdup(spec);
 		s->has_provider = true;
 	}
+	/* The same spec twice is one, with stacks if either asks. */
+	for (i = 0; sp.system && sp.event && i < s->nspecs; i++)
+		if (s->specs[i].kind == sp.kind &&
+		    !strcmp(s->specs[i].system, sp.system) &&
+		    !strcmp(s->specs[i].event, sp.event)) {
+			s->specs[i].callchain |= sp.callchain;
+			free(sp.system);
+			free(sp.event);
+			return 0;
+		}
 	v = realloc(s->specs, (s->nspecs + 1) * sizeof(*v));
 	if (!sp.system || !sp.event || !v) {
 		free(sp.system);
@@ -845,6 +856,8 @@ static int scan_providers(struct ehd_session *s)
 /* The tracepoints of exact specs, registered first where needed. */
 static int add_exact(struct ehd_session *s, const struct spec *sp)
 {
+	const struct spec *prov = !strcmp(sp->system, "user_events") ?
+				  provider_wants(s, sp->event) : NULL;
 	uint64_t id;
 	struct tp *t;
 	size_t plen;
@@ -865,7 +878,9 @@ static int add_exact(struct ehd_session *s, const struct spec *sp)
 			    sp->system, sp->event, tracefs_tracing_dir());
 	if (err)
 		return err;
-	return add_tp(s, sp->system, sp->event, id, sp->callchain, &t);
+	/* Its provider's spec may ask for stacks too: it finds it added. */
+	return add_tp(s, sp->system, sp->event, id,
+		      sp->callchain || (prov && prov->callchain), &t);
 }
 
 static bool is_sched_switch(const char *system, const char *event)

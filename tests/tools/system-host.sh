@@ -141,7 +141,9 @@ else
 fi
 
 # ---- SPEC/stacks: stacks for that spec alone ---------------------------------
-for form in "-e sched:sched_process_exec/stacks" "-e sched:sched_process_exec --stacks"; do
+# (The third: the same spec twice, once with stacks, is one with stacks.)
+for form in "-e sched:sched_process_exec/stacks" "-e sched:sched_process_exec --stacks" \
+	    "-e sched:sched_process_exec -e sched:sched_process_exec/stacks"; do
 	# shellcheck disable=SC2086 # the form is two or three words
 	"$rec" -q -F perf -o "$tmp/k.data" $form \
 		-e sched:sched_process_fork -- /bin/true 2>"$tmp/rec.err" ||
