@@ -369,7 +369,7 @@ static void put_time(struct ehd_buf *b, int64_t t,
 	}
 }
 
-/* Frames attributed at a time: more are rendered as bare addresses. */
+/* Frames shown of a stack: a deeper one is cut (perf's default is 127). */
 #define FRAMES_MAX 256
 
 /* The last path component of @path. */

@@ -21,7 +21,6 @@
 
 struct ehd__nt;
 struct ehd__procs;
-struct ehd__procs;
 struct ehd_event;
 struct ehd_trace_info;
 

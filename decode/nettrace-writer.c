@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include <traceevent/event-parse.h>
 
 #include <ehdecode/reader.h>
@@ -48,6 +49,7 @@
 #include "nettrace-format.h"
 #include "nettrace-map.h"
 #include "nettrace-writer.h"
+#include "procs.h"
 #include "tracefs-fields.h"
 
 /* Payload bytes that end a window. */
@@ -60,8 +62,6 @@
 #define ROW_MAX 0xffffu
 /* Capture thread of every event. */
 #define CAPTURE_THREAD 0
-/* perf's call chain context markers (PERF_CONTEXT_*) are all above this. */
-#define PERF_CONTEXT_MARKER_MIN ((uint64_t)-4095)
 /* Frames of a stack looked at for ProcessSymbol events. */
 #define FRAMES_MAX 512
 
@@ -805,7 +805,7 @@ static size_t stack_ips(struct ehd__ntw *w, const struct ehd_event *ev)
 		w->ips_cap = ev->callchain_count;
 	}
 	for (i = 0; i < ev->callchain_count; i++)
-		if (ev->callchain[i] < PERF_CONTEXT_MARKER_MIN)
+		if (ev->callchain[i] < (uint64_t)PERF_CONTEXT_MAX)	/* a marker */
 			w->ips[n++] = ev->callchain[i];
 	return n;
 }
@@ -1183,7 +1183,6 @@ static const struct {
 /* A process's view of the kernel: mapping id KERNEL_MAPPING + pid. */
 #define KERNEL_MAPPING (1ull << 62)
 #define KERNEL_START (1ull << 63)
-#define KERNEL_MODULE "[kernel.kallsyms]"
 
 static long universal_type(struct ehd__ntw *w, const struct identity *id,
 			   const char *spec, const char *const *fields)
@@ -1352,7 +1351,7 @@ static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__nt_put_var(&w->payloads, KERNEL_START);
 	ehd__nt_put_var(&w->payloads, UINT64_MAX);
 	ehd__nt_put_var(&w->payloads, 0);
-	put_cstring(&w->payloads, KERNEL_MODULE);
+	put_cstring(&w->payloads, EHD__KERNEL_MODULE);
 	ehd__nt_put_var(&w->payloads, 0);
 	err = hold_made(w, ev, idx, at);
 	return err ? err : ehd__table_add(&w->kernel_maps, ev->pid, 1);

@@ -15,7 +15,6 @@
 #include "symbols.h"
 #include "threads.h"
 
-#define KERNEL_MODULE "[kernel.kallsyms]"
 
 struct map {
 	uint64_t start, end, pgoff, id;
@@ -511,7 +510,7 @@ static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
 {
 	struct ehd__sym s;
 
-	f->module = KERNEL_MODULE;
+	f->module = EHD__KERNEL_MODULE;
 	f->offset = f->ip;
 	if (ehd__syms_kernel(ps->syms, f->ip, &s) || !s.name)
 		return;
@@ -537,7 +536,7 @@ static void user_frame(struct ehd__procs *ps, const struct proc *p,
 	f->offset = off;
 	if (ps->given) {
 		/* The kernel as a nettrace writer maps it in each process. */
-		if (!strcmp(m->name, KERNEL_MODULE)) {
+		if (!strcmp(m->name, EHD__KERNEL_MODULE)) {
 			f->kind = EHD_FRAME_KERNEL;
 			f->offset = f->ip;
 			f->mapping_id = 0;

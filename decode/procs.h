@@ -29,6 +29,9 @@
 struct ehd__procs;
 struct ehd__threads;
 
+/* The module of kernel frames (perf's name); a nettrace kernel mapping. */
+#define EHD__KERNEL_MODULE "[kernel.kallsyms]"
+
 struct ehd__procs *ehd__procs_new(void);
 void ehd__procs_free(struct ehd__procs *ps);
 

@@ -131,6 +131,15 @@ if [ -n "$s0" ] && [ -n "$m0" ] && [ -n "$want" ] &&
 else
 	bad "nettrace: ProcessSymbol of spin_hot_loop: '$sym' in mapping '$map' (nm: $want)"
 fi
+# Once per mapping, before the first sample that needs it.
+nsym=$(grep -c "^{\"n\":\"Universal.System:ProcessSymbol\",\"Id\":[0-9]*,\"MappingId\":${spin_map:-none},.*\"Name\":\"spin_hot_loop\"" "$tmp/n.jsonl")
+at_sym=$(grep -n -m 1 "^{\"n\":\"Universal.System:ProcessSymbol\",\"Id\":[0-9]*,\"MappingId\":${spin_map:-none},.*\"Name\":\"spin_hot_loop\"" "$tmp/n.jsonl" | cut -d: -f1)
+at_use=$(grep -n -m 1 '^{"n":"Universal.Events:cpu".*spin_hot_loop' "$tmp/n.jsonl" | cut -d: -f1)
+if [ "$nsym" = 1 ] && [ -n "$at_sym" ] && [ -n "$at_use" ] && [ "$at_sym" -lt "$at_use" ]; then
+	ok "nettrace: spin_hot_loop named once (event $at_sym), before the first sample in it (event $at_use)"
+else
+	bad "nettrace: spin_hot_loop named $nsym times, at event ${at_sym:-none}, first used at ${at_use:-none}"
+fi
 # Its ProcessMappingMetadata carries the binary's build id.
 bid=$(readelf -n "$spin" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
 mid=$(echo "$map" | sed -n 's/.*"MetadataId":\([0-9]*\),.*/\1/p')

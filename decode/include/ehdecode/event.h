@@ -248,8 +248,9 @@ struct ehd_frame {
 /**
  * ehd_event_frames() - the addresses of an event's stack, attributed to
  * files and functions
- * @ev: an event from a perf input read with EHD_READER_SYSTEM (others
- *	have no mappings: every frame then has @module NULL)
+ * @ev: an event from a perf input read with EHD_READER_SYSTEM, or from a
+ *	nettrace file (attributed by its ProcessMapping and ProcessSymbol
+ *	events); others have no mappings: every frame then has @module NULL
  * @frames: gets up to @max frames, innermost first; perf's context
  *	markers are left out
  * @max: room in @frames
@@ -257,10 +258,11 @@ struct ehd_frame {
  * Mappings are those of the event's process at its time (perf's MMAP and
  * MMAP2 records, /proc maps synthesized at the start); function names
  * come from the ELF symbol tables of the mapped files on this machine
- * (libdw/libelf; debug files are not looked for) and /proc/kallsyms.
- * Names stay valid while the reader lives.
+ * (libdw/libelf; debug files are not looked for) and /proc/kallsyms, or
+ * for nettrace first from the file's ProcessSymbol events. Names stay
+ * valid while the reader lives.
  *
- * Return: the number of frames (at most @max), or a negative errno.
+ * Return: the number of frames (at most @max; a longer stack is cut).
  */
 EHD_API int ehd_event_frames(const struct ehd_event *ev,
 			     struct ehd_frame *frames, size_t max);
