@@ -163,6 +163,7 @@ struct ehd__ntw {
 	struct ehd_buf build_id_keys;	/* {u64 metadata id, hex, NUL} */
 	uint64_t nbuild_ids;
 	struct ehd_table kernel_maps;	/* pid -> announced */
+	struct ehd_table named;		/* stacks of the window named: hash */
 	struct ehd_frame *frames;	/* FRAMES_MAX */
 	uint64_t *ips;			/* a stack without perf's markers */
 	size_t ips_cap;
@@ -203,6 +204,7 @@ void ehd__ntw_free(struct ehd__ntw *w)
 	ehd__table_free(&w->symbols);
 	ehd__table_free(&w->build_ids);
 	ehd__table_free(&w->kernel_maps);
+	ehd__table_free(&w->named);
 	ehd__buf_free(&w->symbol_keys);
 	ehd__buf_free(&w->build_id_keys);
 	free(w->frames);
@@ -1079,6 +1081,7 @@ static int flush_window(struct ehd__ntw *w)
 	w->nstacks = w->nlabels = 0;
 	ehd__table_clear(&w->stacks);
 	ehd__table_clear(&w->labels);
+	ehd__table_clear(&w->named);
 	return write_out(w);
 }
 
@@ -1489,12 +1492,26 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	 */
 	if (ev->internal && ev->internal->fields)
 		return -ENOTSUP;
-	/* The functions of its stack, named before it (ProcessSymbol). */
+	/*
+	 * The functions of its stack, named before it (ProcessSymbol): once
+	 * per process and stack in a window, the frames are looked up again
+	 * only for a stack not seen (a 64-bit hash: a collision, left to
+	 * chance, would leave a new stack's functions unnamed).
+	 */
 	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
 	    ev->internal && ev->internal->procs) {
-		err = symbols(w, ev);
-		if (err)
-			return err;
+		uint64_t h = ehd__hash_bytes(ev->callchain,
+					     ev->callchain_count * 8, ev->pid);
+		size_t pos = 0;
+		uint32_t v;
+
+		if (!ehd__table_next(&w->named, h, &pos, &v)) {
+			err = symbols(w, ev);
+			if (!err)
+				err = ehd__table_add(&w->named, h, 0);
+			if (err)
+				return err;
+		}
 	}
 	at = w->payloads.len;
 	if (ev->kind == EHD_EVENT_SAMPLE || ev->kind == EHD_EVENT_SYSTEM) {
