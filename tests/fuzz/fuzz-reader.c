@@ -36,28 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void walk_fields(const struct ehd_event *ev, unsigned int flags)
 {
 	struct ehd_enum *en = ehd_enum_new();
-	uint64_t off;
-	int st;
 
 	if (!en)
 		return;
-	if (ehd_event_fields(ev, en, flags) == 0) {
-		touch_info(ehd_enum_event(en));
-		while ((st = ehd_enum_next(en)) > EHD_STATE_BEFORE_FIRST) {
-			const struct ehd_item *it = ehd_enum_item(en);
-
-			if (it) {
-				touch_str(it->name);
-				touch(it->value, it->value_size);
-			}
-		}
-		if (st == EHD_STATE_AFTER_LAST)
-			sink ^= (uint8_t)ehd_enum_trailing(en);
-		else
-			touch_str(ehd_enum_error(en, &off));
-	} else {
-		touch_str(ehd_enum_error(en, &off));
-	}
+	touch_fields(en, ev, flags);
 	ehd_enum_free(en);
 }
 
