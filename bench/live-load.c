@@ -14,6 +14,9 @@
  *		caught up or the time is over. -w waits up to SECS for the
  *		tracepoint to be enabled, and -s MS more after that (a
  *		recorder enables its CPUs' events one after the other).
+ *		-p PID: the CPU time of process PID (a recorder) from the
+ *		start of the writes to 200 ms after their end, to the ns
+ *		(its CPU-time clock), goes in the result as rec_cpu_s.
  *	live-load -H
  *		Registers the provider and holds it until SIGTERM or SIGINT,
  *		so that EhBench_L4K1 is in tracefs for "perf record -e".
@@ -194,7 +197,7 @@ static int hold(void)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: live-load [-r RATE] [-d SECS] [-t THREADS] [-w SECS] [-s MS]\n"
+		"usage: live-load [-r RATE] [-d SECS] [-t THREADS] [-w SECS] [-s MS] [-p PID]\n"
 		"       live-load -H\n");
 	return 2;
 }
@@ -203,7 +206,10 @@ int main(int argc, char **argv)
 {
 	static struct worker w[MAX_THREADS];
 	unsigned char ev[EH_EVENT_MAX];
-	double secs = 3, wait = -1, settle_ms = 0, cpu0, elapsed;
+	double secs = 3, wait = -1, settle_ms = 0, cpu0, elapsed, rec_cpu = -1;
+	clockid_t rec_clock = 0;
+	struct timespec r0, r1;
+	long rec_pid = 0;
 	unsigned long long rate = 0, written = 0, disabled = 0, failed = 0;
 	int64_t start, last = 0;
 	struct sigaction sa;
@@ -211,8 +217,17 @@ int main(int argc, char **argv)
 	long ev_bytes;
 	char *end;
 
-	while ((c = getopt(argc, argv, "r:d:t:w:s:H")) != -1) {
+	while ((c = getopt(argc, argv, "r:d:t:w:s:p:H")) != -1) {
 		switch (c) {
+		case 'p':
+			rec_pid = strtol(optarg, &end, 10);
+			if (*end || rec_pid <= 0 ||
+			    clock_getcpuclockid((pid_t)rec_pid, &rec_clock)) {
+				fprintf(stderr, "live-load: no CPU clock for process %s\n",
+					optarg);
+				return usage();
+			}
+			break;
 		case 'r':
 			errno = 0;
 			rate = strtoull(optarg, &end, 10);
@@ -283,6 +298,8 @@ int main(int argc, char **argv)
 	/* For bench/run-live.sh, which samples the recorder's CPU time now. */
 	printf("live-load: start\n");
 	fflush(stdout);
+	if (rec_pid && clock_gettime(rec_clock, &r0))
+		rec_pid = 0;
 	cpu0 = cpu_seconds();
 	/* A shared start a little ahead, so no thread has a head start. */
 	start = now_ns() + 2 * TICK_NS * threads;
@@ -316,6 +333,12 @@ int main(int argc, char **argv)
 			last = w[i].last_ns;
 	}
 	cpu0 = cpu_seconds() - cpu0;
+	if (rec_pid) {
+		sleep_until(now_ns() + 200 * TICK_NS);
+		if (!clock_gettime(rec_clock, &r1))
+			rec_cpu = (double)(r1.tv_sec - r0.tv_sec) +
+				  (double)(r1.tv_nsec - r0.tv_nsec) / 1e9;
+	}
 	EH_UNREGISTER(bench_provider);
 
 	elapsed = (double)(last - start) / 1e9;
@@ -335,8 +358,9 @@ int main(int argc, char **argv)
 		       disabled, failed,
 		       failed ? strerror(first_error) : "no error");
 	printf("result written=%llu disabled=%llu failed=%llu seconds=%.4f "
-	       "rate=%.0f target=%llu threads=%d cpu_s=%.4f event_bytes=%ld\n",
+	       "rate=%.0f target=%llu threads=%d cpu_s=%.4f event_bytes=%ld "
+	       "rec_cpu_s=%.6f\n",
 	       written, disabled, failed, elapsed, (double)written / elapsed,
-	       rate, threads, cpu0, ev_bytes);
+	       rate, threads, cpu0, ev_bytes, rec_cpu);
 	return failed ? 1 : 0;
 }

@@ -38,12 +38,13 @@
 # recorder reports it (ehrecord's end line; perf report --stats for perf
 # record's file); missing = written - recorded; and the recorder's CPU
 # time (user+system): of the whole process (the shell's "times"), and from
-# the load's start to the stop signal (/proc/PID/stat), which gives the
-# CPU per event while streaming and how busy the recorder was. "whole" per
-# event takes off the CPU time of an idle run (same steps, 1 event/s,
-# after a warm-up run that fills the page cache with the programs) and
-# keeps the work at the end (perf record's build-id pass, ehrecord -F
-# perf's rewrite). A rung passes when nothing is missing or reported lost.
+# the load's start to 0.2 s after its end (live-load -p reads the
+# recorder's CPU-time clock, to the ns), which gives the CPU per event
+# while streaming and how busy the recorder was. "whole" per event takes
+# off the CPU time of an idle run (same steps, 1 event/s, after a warm-up
+# run that fills the page cache with the programs) and keeps the work at
+# the end (perf record's build-id pass). A rung passes when nothing is
+# missing or reported lost.
 #
 # Environment:
 #   EH_TEST_KERNEL     bzImage with CONFIG_USER_EVENTS (default:
@@ -173,13 +174,6 @@ times_cpu() {
 		printf "%.3f", s }'
 }
 
-# stat_cpu PID: user+system CPU seconds of a running process
-stat_cpu() {
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null |
-		awk -v hz="$hz" '{ printf "%.2f", ($12 + $13) / hz }'
-}
-hz=$(getconf CLK_TCK)
-
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -216,7 +210,7 @@ fi
 # "warm" the same for 0.5 s, not counted
 run_one() {
 	local r=$1 rate=$2 out="$work/$1-$2" cmd file lr t0 tb sub rc drc
-	local lp pid c0 c1 d written recorded dups lost dlost cpu stop
+	local pid c1 d written recorded dups lost dlost cpu stop
 
 	case $r in
 	nettrace) file=$out.nettrace
@@ -243,21 +237,15 @@ run_one() {
 		times >"$out.times"
 	) &
 	sub=$!
-	"${pin_load[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$threads" \
-		>"$out.load" 2>&1 &
-	lp=$!
-	# The recorder's CPU time from the load's start to just before the
-	# stop: what recording costs while it streams.
-	while kill -0 $lp 2>/dev/null &&
-	      ! grep -q '^live-load: start' "$out.load"; do
-		sleep 0.05
-	done
+	while [ ! -s "$out.pid" ]; do sleep 0.01; done
 	pid=$(cat "$out.pid")
-	c0=$(stat_cpu "$pid")
-	wait $lp ||
+	# The recorder's CPU time from the load's start to 0.2 s after its
+	# end, to the ns (live-load -p reads the recorder's CPU-time clock):
+	# what recording costs while it streams.
+	"${pin_load[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$threads" \
+		-p "$pid" >"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
-	sleep 0.2
-	c1=$(stat_cpu "$pid")
+	c1=$(get "$out.load" rec_cpu_s)
 	t0=$(now)
 	kill -INT "$pid"
 	wait $sub
@@ -294,7 +282,6 @@ run_one() {
 	fi
 	written=$(get "$out.load" written)
 	cpu=$(times_cpu "$out.times")
-	c1=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", b - a }')
 	rm -f "$file"
 	[ "$rate" = warm ] && return	# page cache filled: the runs compare
 	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \

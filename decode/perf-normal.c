@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * perf-normal.c - a session's pipe-mode stream, stored in a file, made into
- * a normal-mode perf.data (see ehd_session_perf_file())
+ * perf-normal.c - normal-mode perf.data from a session: a pipe-mode stream
+ * stored in a file made into one (ehd_session_perf_file()), and the end of
+ * a file the session recorded straight in normal mode
+ * (ehd__perf_normal_finish())
  *
  * The layout written: the 104-byte header; the data section (the kernel's
  * records and the round ends, as they came); right after it the feature
@@ -23,6 +25,7 @@
 
 #include "ehd-buf.h"
 #include "perf-file.h"
+#include "perf-stream.h"
 
 #define HEADER_SIZE 104
 #define FEAT_BITS 256
@@ -70,6 +73,8 @@ static int need(struct conv *c, size_t n)
 
 	if (c->len - c->pos >= n)
 		return 0;
+	if (c->in < 0)
+		return 1;	/* all of it was in memory */
 	memmove(c->buf, c->buf + c->pos, c->len - c->pos);
 	c->len -= c->pos;
 	c->pos = 0;
@@ -375,11 +380,23 @@ static int convert(struct conv *c)
 	return err ? err : finish(c, data_size);
 }
 
+static void conv_free(struct conv *c)
+{
+	size_t i;
+
+	ehd__buf_free(&c->wbuf);
+	ehd__buf_free(&c->attrs);
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+	for (i = 0; i < FEAT_BITS; i++)
+		ehd__buf_free(&c->feat[i]);
+}
+
 EHD_API int ehd_session_perf_file(int pipe_fd, int out_fd, char *why,
 				  size_t why_size)
 {
 	struct conv c;
-	size_t i;
 	int err;
 
 	memset(&c, 0, sizeof(c));
@@ -395,12 +412,44 @@ EHD_API int ehd_session_perf_file(int pipe_fd, int out_fd, char *why,
 	if (!err && (c.attrs.err || c.wbuf.err))
 		err = fail(&c, -ENOMEM, "out of memory");
 	free(c.buf);
-	ehd__buf_free(&c.wbuf);
-	ehd__buf_free(&c.attrs);
-	for (i = 0; i < c.n; i++)
-		free(c.v[i].name);
-	free(c.v);
-	for (i = 0; i < FEAT_BITS; i++)
-		ehd__buf_free(&c.feat[i]);
+	conv_free(&c);
+	return err;
+}
+
+int ehd__perf_normal_finish(int out_fd, const void *meta, size_t len,
+			    uint64_t data_size, char *why, size_t why_size)
+{
+	struct conv c;
+	off_t end = lseek(out_fd, 0, SEEK_CUR);
+	int err = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.in = -1;
+	c.out = out_fd;
+	c.why = why;
+	c.why_size = why_size;
+	c.buf = (uint8_t *)meta;	/* only read */
+	c.len = c.cap = len;
+	if (end < 0)
+		return fail(&c, -errno, "%s", strerror(errno));
+	c.out_off = (uint64_t)end;
+	while (!err && c.len - c.pos >= 8) {
+		const struct perf_event_header *h = (const void *)(c.buf + c.pos);
+		uint32_t type = h->type;
+		size_t size = h->size;
+
+		if (size < 8 || size > c.len - c.pos) {
+			err = fail(&c, -EBADMSG, "bad description record");
+			break;
+		}
+		if (type >= EHD__PERF_RECORD_HEADER_ATTR)
+			err = user_record(&c, c.buf + c.pos, type, size);
+		c.pos += size;
+	}
+	if (!err && (c.attrs.err || c.wbuf.err))
+		err = fail(&c, -ENOMEM, "out of memory");
+	if (!err)
+		err = finish(&c, data_size);
+	conv_free(&c);
 	return err;
 }

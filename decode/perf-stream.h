@@ -194,4 +194,26 @@ size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
  */
 void ehd__ps_finished_round(struct ehd_buf *b);
 
+/**
+ * ehd__perf_normal_finish() - end a normal-mode perf.data that a session
+ * wrote: a 104-byte header left blank, then @data_size bytes of records
+ * (the data section), up to where @out_fd's offset is now
+ * @out_fd: the file
+ * @meta: the records that describe the session, as in a pipe-mode stream
+ *	(HEADER_ATTR, EVENT_UPDATE, HEADER_FEATURE, HEADER_TRACING_DATA and
+ *	its data); the last tracing data has every format
+ * @len: their bytes
+ * @data_size: bytes of the data section
+ * @why: gets the reason on failure
+ * @why_size: its size
+ *
+ * The feature sections (from @meta, and EVENT_DESC with every event's
+ * name) go after the data, then the attrs and ids, and the header at the
+ * start: the layout ehd_session_perf_file() writes (perf-normal.c).
+ *
+ * Return: 0, or a negative errno with @why set.
+ */
+int ehd__perf_normal_finish(int out_fd, const void *meta, size_t len,
+			    uint64_t data_size, char *why, size_t why_size);
+
 #endif /* EHD_PERF_STREAM_H */

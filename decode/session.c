@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
@@ -28,12 +29,16 @@
 
 #include <ehdecode/session.h>
 
+#include "drain.h"
 #include "ehd-buf.h"
 #include "perf-stream.h"
 #include "session-int.h"
+#include "spool.h"
 
 #define RESCAN_NS (100 * 1000000ull)	/* how often to look for tracepoints */
 #define BUFFER_MAX (1024u * 1024u * 1024u)
+#define DRAIN_TIMEOUT_MS 100	/* longest wait between passes */
+#define PERF_HEADER_SIZE 104	/* a normal-mode perf.data header */
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
@@ -101,13 +106,21 @@ struct ehd_session {
 	uint32_t **enable;	/* one enable word per registration */
 	size_t nenable;
 
-	struct ehd_buf out;	/* the stream not given out yet */
-	size_t out_pos;
-	uint64_t bytes;
-	uint64_t samples;
-	int empty_rounds;
+	struct ehd_buf out;	/* records to go out (descriptions, snapshots) */
 	uint64_t last_scan;
-	struct pollfd *pfds;
+
+	/* where the stream goes: a spool read by the caller, or a file */
+	int out_fd;		/* -1: the spool */
+	bool normal;		/* out_fd is a normal-mode perf.data */
+	struct ehd_buf meta;	/* normal mode: descriptions, for the end */
+	size_t spool_mem;
+	uint64_t spool_disk;
+	char *spool_dir;
+	struct ehd__spool *spool;
+	struct ehd__sink sink;
+	struct ehd__drain_ring *drain_rings;
+	struct ehd__drain *drain;
+	bool ended;		/* the spool gave its last byte */
 
 	char err[512];
 };
@@ -131,6 +144,8 @@ static uint64_t now_ns(int clockid)
 	clock_gettime(clockid, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+static int sink_fail(struct ehd_session *s);
 
 /* ---- names and specs ----------------------------------------------------- */
 
@@ -306,6 +321,8 @@ EHD_API struct ehd_session *ehd_session_new(unsigned int flags)
 		return NULL;
 	s->flags = flags;
 	s->reg_fd = -1;
+	s->out_fd = -1;
+	s->spool_mem = EHD_SESSION_SPOOL_DEFAULT;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->size = EHD_SESSION_BUFFER_DEFAULT;
 	s->clockid = flags & EHD_SESSION_CLOCK_RAW ? CLOCK_MONOTONIC_RAW :
@@ -338,6 +355,39 @@ EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes)
 	while (size < bytes)
 		size *= 2;
 	s->size = size;
+	return 0;
+}
+
+EHD_API int ehd_session_set_output(struct ehd_session *s, int fd)
+{
+	struct stat st;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (fd < 0)
+		return fail(s, -EBADF, "bad file descriptor");
+	if (fstat(fd, &st))
+		return fail(s, -errno, "output: %s", strerror(errno));
+	s->out_fd = fd;
+	s->normal = S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0;
+	return 0;
+}
+
+EHD_API int ehd_session_set_spool(struct ehd_session *s, size_t memory,
+				  uint64_t disk, const char *dir)
+{
+	char *d = NULL;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (!memory)
+		return fail(s, -EINVAL, "spool memory of 0 bytes");
+	if (disk && dir && !(d = strdup(dir)))
+		return fail(s, -ENOMEM, "out of memory");
+	free(s->spool_dir);
+	s->spool_dir = d;
+	s->spool_mem = memory;
+	s->spool_disk = d ? disk : 0;
 	return 0;
 }
 
@@ -395,6 +445,11 @@ EHD_API void ehd_session_free(struct ehd_session *s)
 		return;
 	if (s->state == STARTED)
 		ehd_session_stop(s);
+	ehd__drain_free(s->drain);
+	ehd__spool_free(s->spool);
+	free(s->drain_rings);
+	free(s->spool_dir);
+	ehd__buf_free(&s->meta);
 	for (i = 0; i < s->ntps; i++)
 		free_tp(s->tps[i], s->nrings);
 	free(s->tps);
@@ -412,7 +467,6 @@ EHD_API void ehd_session_free(struct ehd_session *s)
 	free(s->rings);
 	free(s->lost);
 	free(s->cpus);
-	free(s->pfds);
 	if (s->reg_fd >= 0)
 		close(s->reg_fd);	/* drops the registrations */
 	for (i = 0; i < s->nenable; i++)
@@ -631,8 +685,8 @@ static int open_rings(struct ehd_session *s)
 	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
 	s->lost = calloc((size_t)ncpu, sizeof(*s->lost));
 	s->cpus = calloc((size_t)ncpu, sizeof(*s->cpus));
-	s->pfds = calloc((size_t)ncpu, sizeof(*s->pfds));
-	if (!s->rings || !s->lost || !s->cpus || !s->pfds)
+	s->drain_rings = calloc((size_t)ncpu, sizeof(*s->drain_rings));
+	if (!s->rings || !s->lost || !s->cpus || !s->drain_rings)
 		return fail(s, -ENOMEM, "out of memory");
 	s->format_lost = true;
 	for (cpu = 0; cpu < ncpu; cpu++) {
@@ -675,8 +729,8 @@ static int open_rings(struct ehd_session *s)
 			return fail(s, -errno, "PERF_EVENT_IOC_ID: %s",
 				    strerror(errno));
 		s->cpus[s->nrings] = (uint32_t)cpu;
-		s->pfds[s->nrings].fd = fd;
-		s->pfds[s->nrings].events = POLLIN;
+		s->drain_rings[s->nrings] = (struct ehd__drain_ring){
+			fd, rg->base, rg->data };
 		s->nrings++;
 	}
 	if (!s->nrings)
@@ -764,20 +818,21 @@ static int add_tp(struct ehd_session *s, const char *system, const char *event,
 	return err;
 }
 
-/* Stream records describing @t: its attr and name. */
-static void describe_tp(struct ehd_session *s, const struct tp *t)
+/* Records describing @t: its attr and name. */
+static void describe_tp(struct ehd_session *s, const struct tp *t,
+			struct ehd_buf *b)
 {
 	struct perf_event_attr a;
 	char name[600];
 
 	tp_attr(s, t, &a);
-	ehd__ps_attr(&s->out, &a, t->ids, s->nrings);
+	ehd__ps_attr(b, &a, t->ids, s->nrings);
 	snprintf(name, sizeof(name), "%s:%s", t->system, t->event);
-	ehd__ps_event_name(&s->out, t->ids[0], name);
+	ehd__ps_event_name(b, t->ids[0], name);
 }
 
 /* A tracing data record with the formats of every tracepoint so far. */
-static int describe_formats(struct ehd_session *s)
+static int describe_formats(struct ehd_session *s, struct ehd_buf *b)
 {
 	struct ehd__ps_tracepoint *v;
 	char why[400];
@@ -792,11 +847,37 @@ static int describe_formats(struct ehd_session *s)
 		v[i].event = s->tps[i]->event;
 	}
 	why[0] = 0;
-	err = ehd__ps_tracing_data(&s->out, v, s->ntps, why, sizeof(why));
+	err = ehd__ps_tracing_data(b, v, s->ntps, why, sizeof(why));
 	free(v);
 	if (err)
 		return fail(s, err, "%s", why);
 	return 0;
+}
+
+/*
+ * Descriptions made while running (in s->out) go where they belong: with
+ * a normal-mode file, to the end; through the drain thread, before the
+ * ring data of its next pass (the caller holds its lock: see
+ * scan_providers()); in a circular session, into the stream now, before
+ * the next snapshot.
+ */
+static int emit_descriptions(struct ehd_session *s)
+{
+	int err = 0;
+
+	if (s->out.err)
+		err = -ENOMEM;
+	else if (s->normal)
+		ehd__buf_put(&s->meta, s->out.p, s->out.len);
+	else if (s->drain)
+		err = ehd__drain_side_locked(s->drain, s->out.p, s->out.len);
+	else
+		err = ehd__sink_put(&s->sink, s->out.p, s->out.len);
+	s->out.len = 0;
+	if (!err && s->meta.err)
+		err = -ENOMEM;
+	return err ? fail(s, err, "cannot describe new tracepoints: %s",
+			  strerror(-err)) : 0;
 }
 
 /* The provider spec user_events:@event belongs to, or NULL. */
@@ -816,14 +897,17 @@ static const struct spec *provider_wants(const struct ehd_session *s,
 }
 
 /*
- * Add the user_events tracepoints of provider specs not collected yet;
- * once started, they are described in the stream (before any of their
- * samples, which stay in the rings until the next pass).
+ * Add the user_events tracepoints of provider specs not collected yet.
+ * Once started, they are described in the stream before any of their
+ * samples: the drain thread's lock is held from before the first is
+ * given its ring until the descriptions are handed over, so that a pass
+ * that takes one of their samples also takes the descriptions first.
  */
 static int scan_providers(struct ehd_session *s)
 {
 	char **list = tracefs_system_events(NULL, "user_events");
 	size_t first = s->ntps, i;
+	bool locked = false;
 	int err = 0;
 
 	s->last_scan = now_ns(CLOCK_MONOTONIC);
@@ -841,16 +925,25 @@ static int scan_providers(struct ehd_session *s)
 			err = 0;	/* gone again */
 			continue;
 		}
+		if (!err && s->drain && !s->normal && !locked) {
+			ehd__drain_lock(s->drain);
+			locked = true;
+		}
 		if (!err)
 			err = add_tp(s, "user_events", list[i], id,
 				     sp->callchain, &t);
 	}
 	tracefs_list_free(list);
-	if (err || s->state != STARTED || first == s->ntps)
-		return err;
-	for (i = first; i < s->ntps; i++)
-		describe_tp(s, s->tps[i]);
-	return describe_formats(s);
+	if (!err && s->state == STARTED && first < s->ntps) {
+		for (i = first; i < s->ntps; i++)
+			describe_tp(s, s->tps[i], &s->out);
+		err = describe_formats(s, &s->out);
+		if (!err)
+			err = emit_descriptions(s);
+	}
+	if (locked)
+		ehd__drain_unlock(s->drain);
+	return err;
 }
 
 /* The tracepoints of exact specs, registered first where needed. */
@@ -942,9 +1035,13 @@ static int open_clock(struct ehd_session *s)
 	return 0;
 }
 
-/* The stream's first records: machine, events, formats, threads. */
+/*
+ * The stream's first records: machine, events, formats (in s->meta for a
+ * normal-mode file, at its end), then the threads and mappings there are.
+ */
 static int describe_session(struct ehd_session *s)
 {
+	struct ehd_buf *d = s->normal ? &s->meta : &s->out;
 	struct ehd__ps_machine m = { 0 };
 	struct ehd__ps_sample_id sid;
 	struct perf_event_attr a;
@@ -953,7 +1050,8 @@ static int describe_session(struct ehd_session *s)
 	size_t i;
 	int err;
 
-	ehd__ps_pipe_header(&s->out);
+	if (!s->normal)
+		ehd__ps_pipe_header(&s->out);
 	w0 = now_ns(CLOCK_REALTIME);
 	c = now_ns(s->clockid);
 	w1 = now_ns(CLOCK_REALTIME);
@@ -962,7 +1060,7 @@ static int describe_session(struct ehd_session *s)
 	m.clock_ns = c;
 	m.wall_ns = w0 + (w1 - w0) / 2;
 	m.version = "libehdecode " PACKAGE_VERSION;
-	ehd__ps_features(&s->out, &m);
+	ehd__ps_features(d, &m);
 
 	ids = calloc(s->nrings, sizeof(*ids));
 	if (!ids)
@@ -970,17 +1068,17 @@ static int describe_session(struct ehd_session *s)
 	for (i = 0; i < s->nrings; i++)
 		ids[i] = s->rings[i].id;
 	dummy_attr(s, &a);
-	ehd__ps_attr(&s->out, &a, ids, s->nrings);
+	ehd__ps_attr(d, &a, ids, s->nrings);
 	free(ids);
-	ehd__ps_event_name(&s->out, s->rings[0].id, "dummy:u");
+	ehd__ps_event_name(d, s->rings[0].id, "dummy:u");
 	if (s->clock_ids) {
 		clock_attr(s, &a);
-		ehd__ps_attr(&s->out, &a, s->clock_ids, s->nrings);
-		ehd__ps_event_name(&s->out, s->clock_ids[0], "cpu-clock");
+		ehd__ps_attr(d, &a, s->clock_ids, s->nrings);
+		ehd__ps_event_name(d, s->clock_ids[0], "cpu-clock");
 	}
 	for (i = 0; i < s->ntps; i++)
-		describe_tp(s, s->tps[i]);
-	err = describe_formats(s);
+		describe_tp(s, s->tps[i], d);
+	err = describe_formats(s, d);
 	if (err)
 		return err;
 	sid.sample_type = SAMPLE_TYPE;
@@ -991,8 +1089,44 @@ static int describe_session(struct ehd_session *s)
 	return 0;
 }
 
+/*
+ * Where the stream goes: the spool (at least a pass over full rings in
+ * memory; a circular session's snapshots are read by the thread that
+ * takes them, so it has no bound), or the file, which gets the records
+ * made so far. A normal-mode file starts with room for its header.
+ */
+static int open_sink(struct ehd_session *s)
+{
+	static const uint8_t zero[PERF_HEADER_SIZE];
+	size_t mem = s->spool_mem;
+	int err;
+
+	s->sink.fd = s->out_fd;
+	if (s->out_fd < 0) {
+		if (mem < s->nrings * s->size)
+			mem = s->nrings * s->size;
+		err = ehd__spool_new(&s->spool, mem, s->spool_disk,
+				     s->spool_dir);
+		if (err)
+			return fail(s, err, "cannot make the spool: %s",
+				    strerror(-err));
+		if (s->flags & EHD_SESSION_CIRCULAR)
+			ehd__spool_unbound(s->spool);
+		s->sink.spool = s->spool;
+	}
+	if (s->normal && ehd__sink_put(&s->sink, zero, sizeof(zero)))
+		return sink_fail(s);
+	if (s->out.err)
+		return fail(s, -ENOMEM, "out of memory");
+	if (ehd__sink_put(&s->sink, s->out.p, s->out.len))
+		return sink_fail(s);
+	s->out.len = 0;
+	return 0;
+}
+
 EHD_API int ehd_session_start(struct ehd_session *s)
 {
+	struct ehd__drain_cfg dc;
 	size_t i;
 	int err;
 
@@ -1016,15 +1150,27 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 		err = open_clock(s);
 	if (!err)
 		err = describe_session(s);
+	if (!err && (s->out.err || s->meta.err))
+		err = fail(s, -ENOMEM, "out of memory");
+	if (!err)
+		err = open_sink(s);
 	for (i = 0; i < s->nrings && !err; i++)
 		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0) ||
 		    (s->clock_fds &&
 		     ioctl(s->clock_fds[i], PERF_EVENT_IOC_ENABLE, 0)))
 			err = fail(s, -errno, "cannot enable: %s",
 				   strerror(errno));
-	if (!err && s->out.err)
-		err = fail(s, -ENOMEM, "out of memory");
-	s->bytes = s->out.len;
+	if (!err && !(s->flags & EHD_SESSION_CIRCULAR)) {
+		dc.rings = s->drain_rings;
+		dc.nrings = s->nrings;
+		dc.size = s->size;
+		dc.sink = &s->sink;
+		dc.timeout_ms = DRAIN_TIMEOUT_MS;
+		err = ehd__drain_start(&s->drain, &dc);
+		if (err)
+			err = fail(s, err, "cannot start the drain thread: %s",
+				   strerror(-err));
+	}
 	s->state = STARTED;	/* so that free() stops what was enabled */
 	if (err) {
 		ehd_session_stop(s);
@@ -1033,7 +1179,17 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 	return 0;
 }
 
-/* ---- reading the rings ----------------------------------------------------- */
+/* The sink's failure, said. */
+static int sink_fail(struct ehd_session *s)
+{
+	int err = s->sink.err ? s->sink.err : -EIO;
+
+	if (s->out_fd >= 0)
+		return fail(s, err, "writing the output: %s", strerror(-err));
+	return fail(s, err, "spool: %s", strerror(-err));
+}
+
+/* ---- circular sessions: snapshots ------------------------------------------ */
 
 /* Copy @n bytes at ring position @pos (any u64; wraps) to @dst. */
 static void ring_copy(const struct ehd_session *s, const struct ring *rg,
@@ -1046,57 +1202,17 @@ static void ring_copy(const struct ehd_session *s, const struct ring *rg,
 	memcpy((uint8_t *)dst + first, rg->data, n - first);
 }
 
-/* Append the record at @pos of @size bytes; count samples and losses. */
-static void take(struct ehd_session *s, size_t ring, uint64_t pos,
-		 uint16_t size)
-{
-	struct perf_event_header *h;
-
-	if (ehd__buf_reserve(&s->out, size))
-		return;
-	h = (struct perf_event_header *)(s->out.p + s->out.len);
-	ring_copy(s, &s->rings[ring], pos, h, size);
-	s->out.len += size;
-	s->out.p[s->out.len] = 0;
-	if (h->type == PERF_RECORD_SAMPLE)
-		s->samples++;
-	else if (h->type == PERF_RECORD_LOST && size >= 24)
-		s->lost[ring] += ((const uint64_t *)h)[2];
-	else if (h->type == PERF_RECORD_LOST_SAMPLES && size >= 16)
-		s->lost[ring] += ((const uint64_t *)h)[1];
-}
-
-/* Forward ring: take everything between tail and head. */
-static size_t drain_ring(struct ehd_session *s, size_t ring)
-{
-	struct perf_event_mmap_page *meta = s->rings[ring].base;
-	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = meta->data_tail, start = s->out.len;
-
-	while (tail < head) {
-		struct perf_event_header h;
-
-		ring_copy(s, &s->rings[ring], tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;	/* cannot be: the kernel writes whole records */
-		take(s, ring, tail, h.size);
-		tail += h.size;
-	}
-	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
-	return s->out.len - start;
-}
-
 /*
  * Backward (circular) ring: the records from head up to the previous
  * snapshot's head, or as many whole ones as the ring holds, newest first;
- * appended oldest first.
+ * appended to s->out oldest first.
  */
-static size_t snapshot_ring(struct ehd_session *s, size_t ring)
+static void snapshot_ring(struct ehd_session *s, size_t ring)
 {
 	struct ring *rg = &s->rings[ring];
 	struct perf_event_mmap_page *meta = rg->base;
 	uint64_t head, pos, end, *offs = NULL;
-	size_t n = 0, cap = 0, start = s->out.len;
+	size_t n = 0, cap = 0;
 
 	ioctl(rg->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
 	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
@@ -1125,136 +1241,112 @@ static size_t snapshot_ring(struct ehd_session *s, size_t ring)
 		struct perf_event_header h;
 
 		ring_copy(s, rg, offs[n], &h, sizeof(h));
-		take(s, ring, offs[n], h.size);
+		if (!ehd__buf_reserve(&s->out, h.size)) {
+			ring_copy(s, rg, offs[n], s->out.p + s->out.len,
+				  h.size);
+			s->out.len += h.size;
+		}
 	}
 	free(offs);
 	rg->prev = head;
 	ioctl(rg->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
-	return s->out.len - start;
 }
 
-/* One pass over the rings, ended by a round record. */
-static void read_rings(struct ehd_session *s)
-{
-	size_t got = 0, i;
-
-	for (i = 0; i < s->nrings; i++)
-		got += s->flags & EHD_SESSION_CIRCULAR ? snapshot_ring(s, i) :
-							  drain_ring(s, i);
-	/*
-	 * Rounds let a reader sort: what was written before the previous
-	 * round's end is complete. Two empty rounds after data let it give
-	 * out the last of them; more would be noise.
-	 */
-	if (got)
-		s->empty_rounds = 0;
-	else if (s->empty_rounds >= 2)
-		return;
-	else
-		s->empty_rounds++;
-	ehd__ps_finished_round(&s->out);
-}
-
-EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
+/* Every ring's newest records, and a round end, into the stream. */
+static int snapshot(struct ehd_session *s)
 {
 	size_t i;
-	int n, wait;
 
-	if (s->state != STARTED)
-		return s->state == STOPPED && s->out_pos < s->out.len ? 1 :
-		       fail(s, -EINVAL, "the session is not running");
-	if (s->has_provider &&
-	    now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS) {
-		int err = scan_providers(s);
-
-		if (err)
-			return err;
-	}
-	if (s->out_pos < s->out.len)
-		return 1;
-	/*
-	 * Rings are read when a quarter full (the kernel's wakeup) or when
-	 * the wait ends, not whenever they hold a record: fewer, larger
-	 * passes. One empty pass after data asks for a second at once, which
-	 * lets a reader give out the last events it holds.
-	 */
-	if (!(s->flags & EHD_SESSION_CIRCULAR) && s->empty_rounds == 1)
-		return 1;
-	wait = timeout_ms;
-	if (s->has_provider && (wait < 0 || wait > (int)(RESCAN_NS / 1000000)))
-		wait = (int)(RESCAN_NS / 1000000);
-	if (s->flags & EHD_SESSION_CIRCULAR) {
-		n = poll(NULL, 0, wait);
-	} else {
-		for (i = 0; i < s->nrings; i++)
-			s->pfds[i].revents = 0;
-		n = poll(s->pfds, s->nrings, wait);
-	}
-	if (n < 0)
-		return errno == EINTR ? -EINTR : fail(s, -errno, "poll: %s",
-						       strerror(errno));
-	return n > 0 && !(s->flags & EHD_SESSION_CIRCULAR);
-}
-
-EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
-{
-	size_t n;
-
-	if (s->state == NEW)
-		return fail(s, -EINVAL, "the session has not started");
-	if (s->out_pos == s->out.len) {
-		s->out.len = s->out_pos = 0;
-		if (s->state == STOPPED)
-			return 0;
-		/* A reader kept busy may not poll: look for tracepoints here. */
-		if (s->has_provider &&
-		    now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS) {
-			int err = scan_providers(s);
-
-			if (err)
-				return err;
-		}
-		if (!(s->flags & EHD_SESSION_CIRCULAR))
-			read_rings(s);
-		if (s->out.err)
-			return fail(s, -ENOMEM, "out of memory");
-		s->bytes += s->out.len;
-		if (!s->out.len)
-			return -EAGAIN;
-	}
-	n = s->out.len - s->out_pos;
-	if (n > size)
-		n = size;
-	memcpy(buf, s->out.p + s->out_pos, n);
-	s->out_pos += n;
-	return (ssize_t)n;
-}
-
-/* Append to the stream outside ehd_session_read(): keep what is unread. */
-static void stream_compact(struct ehd_session *s)
-{
-	if (s->out_pos) {
-		memmove(s->out.p, s->out.p + s->out_pos,
-			s->out.len - s->out_pos);
-		s->out.len -= s->out_pos;
-		s->out_pos = 0;
-	}
+	for (i = 0; i < s->nrings; i++)
+		snapshot_ring(s, i);
+	ehd__ps_finished_round(&s->out);
+	if (s->out.err)
+		return fail(s, -ENOMEM, "out of memory");
+	if (ehd__sink_put(&s->sink, s->out.p, s->out.len))
+		return sink_fail(s);
+	s->out.len = 0;
+	return 0;
 }
 
 EHD_API int ehd_session_snapshot(struct ehd_session *s)
 {
-	size_t before;
-
 	if (!(s->flags & EHD_SESSION_CIRCULAR))
 		return fail(s, -EINVAL, "not a circular session");
 	if (s->state != STARTED)
 		return fail(s, -EINVAL, "the session is not running");
-	stream_compact(s);
-	before = s->out.len;
-	read_rings(s);
-	s->bytes += s->out.len - before;
-	return s->out.err ? fail(s, -ENOMEM, "out of memory") : 0;
+	return snapshot(s);
 }
+
+/* ---- the caller's side ------------------------------------------------------ */
+
+/* Look for new tracepoints of provider specs when it is time. */
+static int rescan(struct ehd_session *s)
+{
+	if (s->state == STARTED && s->has_provider &&
+	    now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS)
+		return scan_providers(s);
+	return 0;
+}
+
+EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
+{
+	struct pollfd p;
+	int n, wait, err;
+
+	if (s->state == NEW)
+		return fail(s, -EINVAL, "the session is not running");
+	if (s->sink.err)
+		return sink_fail(s);
+	err = rescan(s);
+	if (err)
+		return err;
+	if (s->spool && ehd__spool_pending(s->spool))
+		return 1;
+	if (s->state == STOPPED)
+		return s->spool && !s->ended ? 1 :
+		       fail(s, -EINVAL, "the session is not running");
+	wait = timeout_ms;
+	if (s->has_provider && (wait < 0 || wait > (int)(RESCAN_NS / 1000000)))
+		wait = (int)(RESCAN_NS / 1000000);
+	if (s->spool) {
+		p.fd = ehd__spool_fd(s->spool);
+		p.events = POLLIN;
+		n = poll(&p, 1, wait);
+	} else {
+		n = poll(NULL, 0, wait);	/* a file: the thread writes */
+	}
+	if (n < 0)
+		return errno == EINTR ? -EINTR : fail(s, -errno, "poll: %s",
+						       strerror(errno));
+	if (s->sink.err)
+		return sink_fail(s);
+	return n > 0 && s->spool;
+}
+
+EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
+{
+	ssize_t n;
+	int err;
+
+	if (s->state == NEW)
+		return fail(s, -EINVAL, "the session has not started");
+	if (!s->spool)
+		return fail(s, -EINVAL, "the session writes to a file");
+	/* A reader kept busy may not poll: look for tracepoints here. */
+	err = rescan(s);
+	if (err)
+		return err;
+	n = ehd__spool_read(s->spool, buf, size);
+	if (!n)
+		s->ended = true;
+	if (n == -EAGAIN && s->sink.err)
+		return sink_fail(s);
+	if (n < 0 && n != -EAGAIN)
+		return fail(s, (int)n, "spool: %s", strerror((int)-n));
+	return n;
+}
+
+/* ---- the end ------------------------------------------------------------------- */
 
 /*
  * put_lost_samples() - a LOST_SAMPLES record for event @id on @ring saying
@@ -1275,62 +1367,82 @@ static void put_lost_samples(struct ehd_session *s, const struct ring *ring,
 	ehd__buf_put(&s->out, rec, sizeof(rec));
 }
 
-/* The lost count of event @fd (read_format ID | LOST), 0 if unknown. */
-static uint64_t read_lost(int fd)
+/* The count and lost count of event @fd (read_format ID | LOST). */
+static bool read_counts(int fd, uint64_t *count, uint64_t *lost)
 {
 	uint64_t v[3];
 
 	if (fd < 0 || read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
-		return 0;
-	return v[2];
+		return false;
+	*count = v[0];
+	*lost = v[2];
+	return true;
 }
 
 /*
- * At the stop, as perf record does: each event's whole lost count
- * (PERF_FORMAT_LOST) in a LOST_SAMPLES record, including what the kernel
- * had not reported yet (it reports a full ring's losses with its next
- * record, and there is none after the stop). Readers take these totals
- * instead of the LOST records. The dummy event's count is of side-band
- * records (COMM, FORK, EXIT): written, but not counted as events here.
+ * Each event's counts by ring: its samples lost (PERF_FORMAT_LOST) into
+ * s->lost (side-band records of the dummy event are not events), and the
+ * samples the kernel wrote of tracepoints (their count less the lost);
+ * with @records, a LOST_SAMPLES record for each event that lost any.
  */
-static void write_lost_samples(struct ehd_session *s)
+static uint64_t count_events(struct ehd_session *s, bool records)
 {
+	uint64_t c, n, samples = 0;
 	size_t i, k;
 
 	if (!s->format_lost)
-		return;
+		return 0;
 	for (i = 0; i < s->nrings; i++) {
-		uint64_t n, events = 0;
+		uint64_t events = 0;
 
-		n = read_lost(s->rings[i].fd);
-		if (n)
+		if (records && read_counts(s->rings[i].fd, &c, &n) && n)
 			put_lost_samples(s, &s->rings[i], s->rings[i].id, n);
-		if (s->clock_fds) {
-			n = read_lost(s->clock_fds[i]);
-			if (n)
+		if (s->clock_fds && read_counts(s->clock_fds[i], &c, &n)) {
+			if (records && n)
 				put_lost_samples(s, &s->rings[i],
 						 s->clock_ids[i], n);
 			events += n;
 		}
 		for (k = 0; k < s->ntps; k++) {
-			if (!s->tps[k]->fds)
+			if (!s->tps[k]->fds ||
+			    !read_counts(s->tps[k]->fds[i], &c, &n))
 				continue;
-			n = read_lost(s->tps[k]->fds[i]);
-			if (n)
+			if (records && n)
 				put_lost_samples(s, &s->rings[i],
 						 s->tps[k]->ids[i], n);
 			events += n;
+			samples += c > n ? c - n : 0;
 		}
 		s->lost[i] = events;
 	}
+	return samples;
+}
+
+/* A normal-mode file: features, attrs and ids after the data, the header. */
+static int finish_file(struct ehd_session *s)
+{
+	char why[300] = "";
+	off_t end = lseek(s->out_fd, 0, SEEK_CUR);
+	int err;
+
+	if (end < 0)
+		return fail(s, -errno, "output: %s", strerror(errno));
+	if (s->meta.err)
+		return fail(s, -ENOMEM, "out of memory");
+	err = ehd__perf_normal_finish(s->out_fd, s->meta.p, s->meta.len,
+				      (uint64_t)end - PERF_HEADER_SIZE, why,
+				      sizeof(why));
+	return err ? fail(s, err, "writing the output: %s", why) : 0;
 }
 
 EHD_API int ehd_session_stop(struct ehd_session *s)
 {
-	size_t before, i, k;
+	size_t i, k;
+	int err = 0;
 
 	if (s->state != STARTED)
 		return 0;
+	/* Nothing more comes: the last pass takes what is there, once. */
 	for (k = 0; k < s->ntps; k++)
 		for (i = 0; s->tps[k]->fds && i < s->nrings; i++)
 			if (s->tps[k]->fds[i] >= 0)
@@ -1342,34 +1454,71 @@ EHD_API int ehd_session_stop(struct ehd_session *s)
 	for (i = 0; i < s->nrings; i++)
 		if (s->rings[i].base)
 			ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-	stream_compact(s);
-	before = s->out.len;
+	s->state = STOPPED;
+	if (s->drain) {
+		ehd__drain_stop(s->drain);
+	} else if (s->mapped && (s->spool || s->out_fd >= 0) &&
+		   (s->flags & EHD_SESSION_CIRCULAR)) {
+		err = snapshot(s);
+	}
+	if (!s->spool && s->out_fd < 0)
+		return err;	/* it failed before it had a sink */
+	/*
+	 * As perf record does: each event's whole lost count in a
+	 * LOST_SAMPLES record, including what the kernel had not reported
+	 * yet (it reports a full ring's losses with its next record, and
+	 * there is none after the stop). Readers take these totals instead
+	 * of the LOST records.
+	 */
+	s->out.len = 0;
 	if (s->mapped) {
-		s->empty_rounds = 0;
-		read_rings(s);
-		write_lost_samples(s);
+		count_events(s, true);
 		ehd__ps_finished_round(&s->out);
 	}
-	s->bytes += s->out.len - before;
-	s->state = STOPPED;
-	return s->out.err ? fail(s, -ENOMEM, "out of memory") : 0;
+	if (!err && s->out.err)
+		err = fail(s, -ENOMEM, "out of memory");
+	if (!err && !s->sink.err && ehd__sink_put(&s->sink, s->out.p,
+						  s->out.len))
+		err = sink_fail(s);
+	s->out.len = 0;
+	if (!err && s->sink.err)
+		err = sink_fail(s);
+	if (s->spool)
+		ehd__spool_close(s->spool, err);
+	else if (!err && s->normal)
+		err = finish_file(s);
+	return err;
 }
 
 EHD_API void ehd_session_stats(const struct ehd_session *s,
 			       struct ehd_session_stats *st)
 {
+	struct ehd_session *w = (struct ehd_session *)s;	/* counts kept */
+	struct ehd__spool_stats sp;
+	struct ehd__drain_stats ds;
 	size_t i;
 
 	memset(st, 0, sizeof(*st));
-	st->samples = s->samples;
+	if (s->state != NEW)
+		st->samples = count_events(w, false);
 	for (i = 0; i < s->nrings; i++)
 		st->lost += s->lost[i];
-	st->bytes = s->bytes;
+	st->bytes = s->sink.bytes;
 	st->nr_cpus = (uint32_t)s->nrings;
 	st->tracepoints = (uint32_t)s->ntps;
 	st->registered = (uint32_t)s->nenable;
 	st->lost_per_cpu = s->lost;
 	st->cpus = s->cpus;
+	if (s->spool) {
+		ehd__spool_stats(s->spool, &sp);
+		st->spool_pending = sp.in - sp.out;
+		st->spool_peak = sp.mem_peak;
+		st->spool_disk_peak = sp.disk_peak;
+	}
+	if (s->drain) {
+		ehd__drain_stats(s->drain, &ds);
+		st->full_passes = ds.full;
+	}
 }
 
 EHD_API const char *ehd_session_error(const struct ehd_session *s)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <ehdecode/reader.h>
 #include <ehdecode/session.h>
@@ -22,6 +23,9 @@
 
 static const char *prog = "ehrecord";
 
+/* How much may wait for conversion on disk, beside the output. */
+#define SPOOL_DISK_DEFAULT (1ull << 30)
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -29,9 +33,10 @@ static void usage(FILE *f)
 "Record the events of tracepoints, from every process, to a file: EventHeader\n"
 "events (user_events written with libeventheader) and classic tracepoints.\n"
 "With COMMAND, it is started once recording is armed, and recording stops\n"
-"when it exits; otherwise at Ctrl-C (SIGINT) or SIGTERM. The file is always\n"
-"complete; a second signal aborts at once. Needs root, or CAP_PERFMON and\n"
-"access to tracefs.\n"
+"when it exits; otherwise at Ctrl-C (SIGINT) or SIGTERM. A stop disables\n"
+"the events at once, takes what the buffers hold and completes the file; a\n"
+"second signal aborts at once (and writes nothing). Needs root, or\n"
+"CAP_PERFMON and access to tracefs.\n"
 "\n"
 "SPEC is one of\n"
 "  Provider_L4K1, Provider_L5K0Ggroup  an EventHeader tracepoint; registered\n"
@@ -45,17 +50,24 @@ static void usage(FILE *f)
 "Options:\n"
 "  -e, --event=SPEC     record SPEC (repeatable)\n"
 "  -o, --output=FILE    the file (default trace.nettrace, or perf.data with\n"
-"                       -F perf); an existing FILE is kept as FILE.old\n"
+"                       -F perf); written as FILE.part-XXXXXX and renamed\n"
+"                       when complete (a failed run leaves files as they\n"
+"                       were); an existing FILE is kept as FILE.old\n"
 "  -F, --format=FORMAT  nettrace  nettrace v6, for PerfView and TraceEvent\n"
 "                              (the default)\n"
-"                       perf   perf.data, for perf script and ehdecode (in\n"
-"                              pipe mode while recording, rewritten at the end)\n"
+"                       perf   perf.data, for perf script and ehdecode\n"
 "  -g, --call-graph     record the user and kernel call chain of each event\n"
 LIVE_HELP_SYSTEM
 "      --circular       flight recorder: keep only the newest events (as many\n"
 "                       as the buffers hold); they are written at SIGUSR2 and\n"
 "                       at the end\n"
 "      --buffer-size=KiB  ring buffer per CPU (default 1024)\n"
+"      --spool-size=SIZE  nettrace: how much recorded data may wait for its\n"
+"                       conversion in memory (default 64M; at least what\n"
+"                       the ring buffers hold)\n"
+"      --spool-disk=SIZE  and then in a temporary file beside FILE (default\n"
+"                       1G; 0 for none). Past both, the buffers fill and\n"
+"                       what the kernel cannot store is counted as lost\n"
 "      --filter=EXPR    kernel filter on EventHeader tracepoints, on the fields\n"
 "                       level, opcode, id, tag, version, eventheader_flags:\n"
 "                       \"id == 7 && opcode != 2\"\n"
@@ -116,50 +128,51 @@ static int keep_old(const char *path)
 }
 
 /*
- * The perf.data written while recording is in pipe mode; make it a
- * normal-mode file, which perf reads even with tracepoints found late.
- * On failure the pipe-mode file stays (ehdecode reads it).
+ * The file being written: @output with a unique suffix, in its folder,
+ * renamed to @output when the recording is complete. Return: its
+ * descriptor and name (*@tmp, to free), or -1 with errno set.
  */
-static int make_normal(const char *output)
+static int open_partial(const char *output, char **tmp)
 {
 	size_t n = strlen(output);
-	char *tmp = malloc(n + 5), why[300] = "";
-	int in, out, err = 0;
+	char *t = malloc(n + 16);
+	int fd;
 
-	if (!tmp)
-		return 1;
-	memcpy(tmp, output, n);
-	memcpy(tmp + n, ".tmp", 5);
-	in = open(output, O_RDONLY | O_CLOEXEC);
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0) {
-		err = -errno;
-		snprintf(why, sizeof(why), "%s", strerror(errno));
-	} else {
-		err = ehd_session_perf_file(in, out, why, sizeof(why));
+	if (!t)
+		return -1;
+	memcpy(t, output, n);
+	memcpy(t + n, ".part-XXXXXX", 13);
+	fd = mkostemp(t, O_CLOEXEC);
+	if (fd < 0 || fchmod(fd, 0644)) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(t);
+		}
+		free(t);
+		errno = e;
+		return -1;
 	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0 && close(out) && !err) {
-		err = -errno;
-		snprintf(why, sizeof(why), "%s", strerror(errno));
-	}
-	if (!err && rename(tmp, output)) {
-		err = -errno;
-		snprintf(why, sizeof(why), "%s", strerror(errno));
-	}
-	if (err) {
-		unlink(tmp);
-		fprintf(stderr, "%s: %s: left in pipe mode (ehdecode reads it, perf may not): %s\n",
-			prog, output, why);
-	}
-	free(tmp);
-	return !!err;
+	*tmp = t;
+	return fd;
+}
+
+/* The folder of @path, for the spool's file (to free). */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
 }
 
 static int run(int argc, char **argv, struct live_opts *lo)
 {
-	enum { OPT_CIRCULAR = 256, OPT_CLOCK };
+	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
@@ -167,6 +180,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "circular", no_argument, NULL, OPT_CIRCULAR },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "spool-disk", required_argument, NULL, OPT_SPOOL_DISK },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -174,7 +188,9 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	};
 	const char *output = NULL;
 	struct ehd_writer *w = NULL;
-	bool perf = false;
+	char *partial = NULL, *dir = NULL;
+	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
+	bool perf = false, started = false;
 	struct live l;
 	const char *why;
 	int c, k, fd, ret, err;
@@ -214,6 +230,11 @@ static int run(int argc, char **argv, struct live_opts *lo)
 				return usage_error("unknown clock (monotonic or monotonic_raw)",
 						   optarg);
 			break;
+		case OPT_SPOOL_DISK:
+			if (live_size(optarg, 1ull << 50, &spool_disk))
+				return usage_error("bad size (0 for none, or a number with a K, M or G suffix)",
+						   optarg);
+			break;
 		case 'q':
 			lo->status = false;
 			break;
@@ -239,57 +260,76 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	if (!output)
 		output = perf ? "perf.data" : "trace.nettrace";
 
-	/* The session first: a failed start leaves files as they were. */
-	if (live_start(&l, lo)) {
-		live_free(&l);
-		return 1;
-	}
-	err = keep_old(output);
-	if (err) {
-		fprintf(stderr, "%s: cannot keep %s as %s.old: %s\n", prog,
-			output, output, strerror(-err));
-		live_free(&l);
-		return 1;
-	}
-	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * Written under another name, renamed at the end: a failed run
+	 * leaves the files there as they were.
+	 */
+	fd = open_partial(output, &partial);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
-		live_free(&l);
 		return 1;
 	}
-	if (!perf) {
+	live_unlink_on_abort(partial);
+	if (perf) {
+		lo->out_fd = fd;
+	} else {
+		lo->spool_disk = spool_disk;
+		lo->spool_dir = dir = folder_of(output);
 		w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
-		if (!w) {
+		if (!dir || !w) {
 			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-			close(fd);
-			live_free(&l);
-			return 1;
+			ret = 1;
+			goto out;
 		}
 	}
-	ret = live_run_command(&l);
+	ret = live_start(&l, lo);
+	started = true;
+	if (!ret)
+		ret = live_run_command(&l);
 	if (!ret && perf)
-		ret = live_write_perf(&l, fd, output);
+		ret = live_write_perf(&l);
 	else if (!ret)
 		ret = live_write_events(&l, w, EHD_READER_SORT_TIME |
 					(system_trace(lo) ? EHD_READER_SYSTEM : 0));
 	if (w) {
 		err = ehd_writer_close(w);
-		if (err) {
+		if (err && !ret) {
 			fprintf(stderr, "%s: %s: %s\n", prog, output,
 				strerror(-err));
 			ret = 1;
 		}
-		ehd_writer_free(w);
 	}
-	if (close(fd)) {
+	if (fsync(fd) && errno != EINVAL && errno != EROFS && !ret) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
 		ret = 1;
 	}
-	if (!ret && perf)
-		ret = make_normal(output);
+out:
+	ehd_writer_free(w);
+	if (close(fd) && !ret) {
+		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
+		ret = 1;
+	}
+	if (!ret) {
+		err = keep_old(output);
+		if (err) {
+			fprintf(stderr, "%s: cannot keep %s as %s.old: %s\n",
+				prog, output, output, strerror(-err));
+			ret = 1;
+		} else if (rename(partial, output)) {
+			fprintf(stderr, "%s: %s: %s\n", prog, output,
+				strerror(errno));
+			ret = 1;
+		}
+	}
+	if (ret)
+		unlink(partial);
+	live_unlink_on_abort(NULL);
 	if (!ret && lo->status)
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
-	live_free(&l);
+	if (started)
+		live_free(&l);
+	free(partial);
+	free(dir);
 	return ret;
 }
 

@@ -21,14 +21,22 @@
 
 static volatile sig_atomic_t stop_signals;
 static volatile sig_atomic_t snapshot_wanted;
+static const char *volatile abort_unlink;
 
 static void on_stop(int sig)
 {
 	if (stop_signals++) {
 		/* The second one: abort now, as the user asks. */
+		if (abort_unlink)
+			unlink(abort_unlink);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
+}
+
+void live_unlink_on_abort(const char *path)
+{
+	abort_unlink = path;
 }
 
 static void on_snapshot(int sig)
@@ -55,9 +63,37 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+int live_size(const char *arg, uint64_t max, uint64_t *v)
+{
+	unsigned long long n;
+	unsigned int shift = 0;
+	char *end;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (errno || end == arg || *arg == '-')
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 0: break;
+	default: return -1;
+	}
+	if (*end == 'i' && shift)
+		end++;
+	if ((*end == 'b' || *end == 'B') && shift)
+		end++;
+	if (*end || n > (max >> shift))
+		return -1;
+	*v = (uint64_t)n << shift;
+	return 0;
+}
+
 int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 {
 	unsigned long long v;
+	uint64_t size;
 	char *end;
 
 	switch (c) {
@@ -99,6 +135,13 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 		}
 		o->buffer = (size_t)v * 1024;
 		return 1;
+	case LIVE_OPT_SPOOL:
+		if (live_size(arg, 1ull << 40, &size) || size < (1u << 20)) {
+			*why = "bad spool size (1M to 1T, with a K, M or G suffix)";
+			return -1;
+		}
+		o->spool_mem = (size_t)size;
+		return 1;
 	case LIVE_OPT_SAMPLING:
 		o->live = true;
 		o->hz = 1000;
@@ -125,7 +168,7 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 int live_main(int argc, char **argv,
 	      int (*run)(int argc, char **argv, struct live_opts *o))
 {
-	struct live_opts o = { .prog = argv[0] };
+	struct live_opts o = { .prog = argv[0], .out_fd = -1 };
 	int ret;
 
 	size_t i;
@@ -220,6 +263,12 @@ int live_start(struct live *l, const struct live_opts *o)
 		err = ehd_session_set_cpu_sampling(l->s, o->hz);
 	if (!err && o->off_cpu)
 		err = ehd_session_set_off_cpu(l->s, true);
+	if (!err && o->out_fd >= 0)
+		err = ehd_session_set_output(l->s, o->out_fd);
+	if (!err && (o->spool_mem || o->spool_disk))
+		err = ehd_session_set_spool(l->s, o->spool_mem ? o->spool_mem :
+					    EHD_SESSION_SPOOL_DEFAULT,
+					    o->spool_disk, o->spool_dir);
 	if (!err)
 		err = ehd_session_start(l->s);
 	if (err) {
@@ -273,10 +322,17 @@ static void show_status(struct live *l, bool force)
 
 		ehd_writer_stats(l->w, &ws);
 		l->written = ws.bytes;
+	} else {
+		l->written = st.bytes;
+		l->events = st.samples;
 	}
-	fprintf(stderr, "\r%s: %.1f s, %llu events, %llu lost, %.1f MiB written ",
-		l->o->prog, t - l->started, (unsigned long long)st.samples,
+	fprintf(stderr, "\r%s: %.1f s, %llu events, %llu lost, %.1f MiB written",
+		l->o->prog, t - l->started, (unsigned long long)l->events,
 		(unsigned long long)st.lost, (double)l->written / 1048576.0);
+	if (st.spool_pending >= (1u << 20))
+		fprintf(stderr, ", %.1f MiB to convert",
+			(double)st.spool_pending / 1048576.0);
+	fputs("   ", stderr);
 	l->status_shown = true;
 }
 
@@ -391,54 +447,15 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	return ret;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int live_write_perf(struct live *l)
 {
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-int live_write_perf(struct live *l, int fd, const char *name)
-{
-	static char buf[1 << 16];
 	int ret = 0;
-	ssize_t n;
 
-	for (;;) {
-		n = ehd_session_read(l->s, buf, sizeof(buf));
-		if (n > 0) {
-			int e = write_all(fd, buf, (size_t)n);
-
-			if (e) {
-				fprintf(stderr, "%s: %s: %s\n", l->o->prog,
-					name, strerror(-e));
-				ret = 1;
-				break;
-			}
-			l->written += (unsigned long long)n;
-			continue;
-		}
-		if (n != -EAGAIN || l->stopped)
-			break;
-		if (live_running(l)) {
-			if (live_wait(l))
-				break;
-		} else if (live_stop(l)) {
+	while (live_running(l))
+		if (live_wait(l)) {
 			ret = 1;
+			break;
 		}
-	}
-	if (n < 0 && n != -EAGAIN) {
-		fprintf(stderr, "%s: %s\n", l->o->prog, ehd_session_error(l->s));
-		ret = 1;
-	}
 	if (live_stop(l))
 		ret = 1;
 	live_report(l);
@@ -455,6 +472,13 @@ void live_report(struct live *l)
 		fputc('\n', stderr);
 	}
 	ehd_session_stats(l->s, &st);
+	if (st.spool_disk_peak || st.full_passes)
+		fprintf(stderr, "%s: conversion fell behind: up to %.1f MiB waited in memory and %.1f MiB on disk%s\n",
+			l->o->prog, (double)st.spool_peak / 1048576.0,
+			(double)st.spool_disk_peak / 1048576.0,
+			st.full_passes ?
+			"; then the spool was full, and the rings had to wait (a larger --spool-size helps)" :
+			"");
 	if (!st.lost)
 		return;
 	fprintf(stderr, "%s: %llu events lost (the ring of a CPU was full):",

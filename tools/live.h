@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <getopt.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <ehdecode/session.h>
@@ -43,6 +44,10 @@ struct live_opts {
 	bool live;		/* any of -e, --cpu-sampling, --off-cpu */
 	char **owned;		/* specs made here (--stacks), freed after */
 	size_t nowned;
+	int out_fd;		/* the session writes perf.data here; -1 */
+	size_t spool_mem;	/* --spool-size; 0: the library's default */
+	uint64_t spool_disk;	/* --spool-disk */
+	const char *spool_dir;	/* where the spool's file goes, or NULL */
 };
 
 struct live {
@@ -66,11 +71,13 @@ struct live {
 #define LIVE_OPT_SAMPLING 0x4c03
 #define LIVE_OPT_OFF_CPU 0x4c04
 #define LIVE_OPT_STACKS 0x4c05
+#define LIVE_OPT_SPOOL 0x4c06
 #define LIVE_LONGOPTS \
 	{ "event", required_argument, NULL, 'e' }, \
 	{ "stacks", no_argument, NULL, LIVE_OPT_STACKS }, \
 	{ "filter", required_argument, NULL, LIVE_OPT_FILTER }, \
 	{ "buffer-size", required_argument, NULL, LIVE_OPT_BUFFER }, \
+	{ "spool-size", required_argument, NULL, LIVE_OPT_SPOOL }, \
 	{ "cpu-sampling", optional_argument, NULL, LIVE_OPT_SAMPLING }, \
 	{ "off-cpu", no_argument, NULL, LIVE_OPT_OFF_CPU }
 
@@ -83,8 +90,14 @@ struct live {
 "                       thread left the CPU (sched:sched_switch)\n"
 
 /*
+ * live_size() - a size with an optional K, M or G suffix (powers of 1024)
+ * Return: 0, or -1 when @arg is not one or is over @max.
+ */
+int live_size(const char *arg, uint64_t max, uint64_t *v);
+
+/*
  * live_option() - take -e, --stacks, --filter, --buffer-size,
- * --cpu-sampling or --off-cpu into @o
+ * --spool-size, --cpu-sampling or --off-cpu into @o
  * Return: 1 when taken, 0 when @c is another option, -1 for a bad value
  * (the usage error's text in *@why).
  */
@@ -96,6 +109,9 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why);
  */
 int live_main(int argc, char **argv,
 	      int (*run)(int argc, char **argv, struct live_opts *o));
+
+/* A file to delete when a second signal aborts (NULL: none). */
+void live_unlink_on_abort(const char *path);
 
 /* Set up the session and start it; 0, or 1 (printed). */
 int live_start(struct live *l, const struct live_opts *o);
@@ -123,8 +139,11 @@ struct ehd_writer;
 int live_write_events(struct live *l, struct ehd_writer *w,
 		      unsigned int reader_flags);
 
-/* The same for the stream itself, a perf.data file, into @fd. */
-int live_write_perf(struct live *l, int fd, const char *name);
+/*
+ * Wait while the session writes its perf.data (o->out_fd) until stopped,
+ * then complete it; the end report too. 0, or 1 (printed).
+ */
+int live_write_perf(struct live *l);
 
 /* Losses by CPU, and the status line cleared. */
 void live_report(struct live *l);

@@ -115,8 +115,10 @@ pid=$(cat "$tmp/pid")
 want "ehdecode live: the exec of /bin/true" "$tmp/live" \
 	'"filename":"/bin/true".*"pid":'"$pid"',"tid":'"$pid"',"comm":"true"'
 
-# No permission, no tracefs: one line, exit 1.
-for tool in "$rec -o $tmp/np.nettrace" "$dec"; do
+# No permission, no tracefs: one line, exit 1. (The output's folder is
+# one that uid 65534 may write to: what is missing is tracing.)
+chmod 711 "$tmp" && mkdir -m 1777 "$tmp/np"
+for tool in "$rec -o $tmp/np/np.nettrace" "$dec"; do
 	name=${tool%% *}
 	name=${name##*/}
 	setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
@@ -138,4 +140,9 @@ for tool in "$rec -o $tmp/np.nettrace" "$dec"; do
 		bad "$name without tracefs: exit $rc: $(cat "$tmp/err")"
 	fi
 done
+if [ -z "$(ls -A "$tmp/np")" ]; then
+	ok "failed recordings left no file behind"
+else
+	bad "failed recordings left files: $(ls -A "$tmp/np")"
+fi
 finish

@@ -32,6 +32,18 @@
  * round end after each pass over the rings. ehd_session_read() gives the
  * bytes (to store them as a perf.data file); ehd_reader_open_session()
  * (ehdecode/reader.h) decodes them, merged in time order across CPUs.
+ * Or the session writes a perf.data file itself
+ * (ehd_session_set_output()).
+ *
+ * The rings are emptied by a thread of the session's own, which does
+ * nothing else: woken when a ring is a quarter full (or every 100 ms), it
+ * copies what the rings hold, as it is, and gives the space back to the
+ * kernel at once. What it copies waits in a spool for the caller's
+ * ehd_session_read(): in memory up to a bound, then in a temporary file
+ * when one is allowed (ehd_session_set_spool()); beyond that the thread
+ * leaves the data in the rings, which the kernel then counts as lost when
+ * they are full. With an output file the thread writes the rings' data to
+ * it directly, with one writev() per pass, as "perf record" does.
  *
  * Samples carry the time (CLOCK_MONOTONIC, or CLOCK_MONOTONIC_RAW with
  * EHD_SESSION_CLOCK_RAW; the offset to UTC is recorded), the cpu, pid and
@@ -50,9 +62,11 @@
  * tracepoint enabled: events of a tracepoint that appeared after the last
  * look are not written, so they are not lost either.)
  *
- * Memory is bounded by the rings: a pass copies at most what they hold.
  * Samples the kernel could not store because a ring was full are counted
- * per CPU (ehd_session_stats()) and come in the stream as LOST records.
+ * per CPU (ehd_session_stats()) and come in the stream as LOST records,
+ * and as one LOST_SAMPLES record per event and CPU with its whole count
+ * at the stop. ehd_session_stop() disables every event first, then takes
+ * what the rings hold once: it does not wait for them to become empty.
  * In circular mode (EHD_SESSION_CIRCULAR, a flight recorder) the rings
  * are overwritten, newest over oldest, and read only by
  * ehd_session_snapshot() and ehd_session_stop(): what was overwritten is
@@ -88,17 +102,26 @@ extern "C" {
  */
 #define EHD_SESSION_BUFFER_DEFAULT (1024u * 1024u)
 
+/* Spool memory when none is set: 64 MiB (see ehd_session_set_spool()). */
+#define EHD_SESSION_SPOOL_DEFAULT (64u * 1024u * 1024u)
+
 /**
  * struct ehd_session_stats - counts since the session started
- * @samples: sample records taken from the rings
+ * @samples: tracepoint samples the kernel wrote to the rings (their
+ *	events' counts less the lost; CPU samples are not counted here)
  * @lost: samples the kernel dropped because a ring was full
- * @bytes: bytes of stream made (given out or waiting)
+ * @bytes: bytes of stream made (spooled, or written to the output)
  * @nr_cpus: rings (one per online CPU)
  * @tracepoints: tracepoints enabled
  * @registered: EventHeader tracepoints the session registered itself
  * @lost_per_cpu: @nr_cpus counts of @lost by CPU number; valid until
  *	the session is freed
  * @cpus: the CPU number of each ring (@nr_cpus entries, same lifetime)
+ * @spool_pending: bytes in the spool not read yet
+ * @spool_peak: most bytes the spool held in memory at once
+ * @spool_disk_peak: the largest its file grew (0: it was never used)
+ * @full_passes: passes over the rings that left a ring's data there for
+ *	lack of room in the spool
  */
 struct ehd_session_stats {
 	uint64_t samples;
@@ -109,6 +132,10 @@ struct ehd_session_stats {
 	uint32_t registered;
 	const uint64_t *lost_per_cpu;
 	const uint32_t *cpus;
+	uint64_t spool_pending;
+	uint64_t spool_peak;
+	uint64_t spool_disk_peak;
+	uint64_t full_passes;
 };
 
 struct ehd_session;
@@ -204,6 +231,43 @@ EHD_API int ehd_session_set_filter(struct ehd_session *s, const char *expr);
 EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
 
 /**
+ * ehd_session_set_output() - write the stream to a file, not through
+ * ehd_session_read()
+ * @s: the session, not started
+ * @fd: a descriptor open for writing, kept by the caller (closed after
+ *	ehd_session_stop()). A regular file at offset 0 becomes a normal-mode
+ *	perf.data, as "perf record -o FILE" writes it: a header, the records
+ *	as the rings held them, and the event descriptions, formats and
+ *	machine details at the end, which ehd_session_stop() writes
+ *	(a file that a failed or aborted run leaves has no valid header).
+ *	Anything else (a pipe) gets the pipe-mode stream.
+ *
+ * A write that fails (a full disk, a closed pipe) ends the writing: the
+ * next ehd_session_poll() returns its errno (-ENOSPC, -EPIPE...).
+ *
+ * Return: 0, -EBADF, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_output(struct ehd_session *s, int fd);
+
+/**
+ * ehd_session_set_spool() - how much may wait for ehd_session_read()
+ * @s: the session, not started
+ * @memory: bytes in memory (default EHD_SESSION_SPOOL_DEFAULT); at least
+ *	what the rings hold together is allowed, whatever this says
+ * @disk: bytes in a temporary file once memory is full; 0 for none (the
+ *	default)
+ * @dir: the folder of that file (it is deleted at once and goes away
+ *	with the process); NULL for none
+ *
+ * A reader that falls behind is caught up with from the spool; past both
+ * bounds, the rings fill and the kernel counts what it drops.
+ *
+ * Return: 0, -EINVAL for no memory, -ENOMEM, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_spool(struct ehd_session *s, size_t memory,
+				  uint64_t disk, const char *dir);
+
+/**
  * ehd_session_set_cmdline() - the command line recorded in the stream
  * @s: the session, not started
  * @argv: NULL-terminated words; copied
@@ -227,10 +291,10 @@ EHD_API int ehd_session_start(struct ehd_session *s);
  * @timeout_ms: the most to wait; -1 for no limit
  *
  * Also looks for new tracepoints of provider specs. Returns at once when
- * stream bytes are waiting to be read; otherwise when a ring is a quarter
- * full (the kernel wakes it) or the wait ends, so that the rings are read
- * in few, large passes. In circular mode it only sleeps and looks for
- * tracepoints.
+ * stream bytes are waiting to be read; otherwise when the drain thread
+ * has taken more, or the wait ends. With an output file it only sleeps,
+ * looks for tracepoints and says whether the writing failed. In circular
+ * mode nothing comes until ehd_session_snapshot().
  *
  * Return: 1 when there is something to read, 0 on timeout, -EINTR when a
  * signal came, or another negative errno.
@@ -243,12 +307,12 @@ EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms);
  * @buf: gets bytes
  * @size: at most this many
  *
- * When nothing is waiting, the rings are read first (not in circular
- * mode). The bytes may be stored as they come: the result is a perf.data
- * file that "perf script -i" and ehd_reader_open() read.
+ * The bytes may be stored as they come: the result is a perf.data file
+ * that "perf script -i" and ehd_reader_open() read.
  *
  * Return: the number of bytes; -EAGAIN when there is nothing now; 0 at
- * the end, after ehd_session_stop() and the last byte.
+ * the end, after ehd_session_stop() and the last byte; -EINVAL with an
+ * output file.
  */
 EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf,
 				 size_t size);
@@ -267,8 +331,9 @@ EHD_API int ehd_session_snapshot(struct ehd_session *s);
  * ehd_session_stop() - disable the tracepoints, take the last records
  * @s: the session; stopping twice does nothing
  *
- * What the rings hold joins the stream (in circular mode: as a last
- * snapshot); after it, ehd_session_read() ends.
+ * Every event is disabled first; then what the rings hold joins the
+ * stream, once (in circular mode: as a last snapshot), with the loss
+ * counts; after it, ehd_session_read() ends. An output file is completed.
  *
  * Return: 0 or a negative errno.
  */

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spool.h - the bounded queue between the thread that empties a live
+ * session's rings and the one that converts what they held (libehdecode,
+ * private)
+ *
+ * One producer appends bytes, one consumer takes them in the same order.
+ * Bytes wait in memory, in chunks of EHD__SPOOL_CHUNK bytes, up to a
+ * bound; past it, when a folder for it was given, in a temporary file
+ * there (unlinked: it goes away with the process), up to a second bound.
+ * Beyond both the producer is refused, and leaves its data where it was
+ * (in the kernel's ring, which then counts what it drops).
+ *
+ *	producer (drain thread)			consumer
+ *	ehd__spool_room(sp)			ehd__spool_read(sp, buf, n)
+ *	ehd__spool_put(sp, p, n) ...		   -EAGAIN: ehd__spool_wait()
+ *	ehd__spool_commit(sp)			   0: the end
+ *	...
+ *	ehd__spool_close(sp)
+ *
+ * Bytes put are seen by the consumer from the next commit on, so that a
+ * producer can make a group of puts (a pass over the rings) visible at
+ * once. Commit and close wake a waiting consumer through a descriptor it
+ * can poll (ehd__spool_fd()), so that its wait also ends on a signal.
+ */
+#ifndef EHD_SPOOL_H
+#define EHD_SPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Bytes of a memory chunk. */
+#define EHD__SPOOL_CHUNK (1u << 20)
+
+struct ehd__spool;
+
+/*
+ * struct ehd__spool_stats - what the spool held
+ * @in: bytes put and committed
+ * @out: bytes read
+ * @mem_peak: most bytes of memory chunks in use at once
+ * @disk: bytes that went through the file
+ * @disk_peak: the file's largest size
+ * @refused: times the producer found no room
+ */
+struct ehd__spool_stats {
+	uint64_t in;
+	uint64_t out;
+	uint64_t mem_peak;
+	uint64_t disk;
+	uint64_t disk_peak;
+	uint64_t refused;
+};
+
+/**
+ * ehd__spool_new() - make a spool
+ * @sp: gets it
+ * @mem_max: memory bound in bytes (at least one chunk is allowed)
+ * @disk_max: file bound in bytes; 0 for no file
+ * @disk_dir: the folder of the file (made when first needed, with
+ *	O_TMPFILE, or a name that is unlinked at once); NULL for no file
+ *
+ * Return: 0, -ENOMEM, or the errno of the eventfd.
+ */
+int ehd__spool_new(struct ehd__spool **sp, size_t mem_max, uint64_t disk_max,
+		   const char *disk_dir);
+
+void ehd__spool_free(struct ehd__spool *sp);
+
+/**
+ * ehd__spool_room() - bytes the producer may put now
+ * @sp: the spool
+ *
+ * Return: the room in memory and in the file (at most SIZE_MAX).
+ */
+size_t ehd__spool_room(struct ehd__spool *sp);
+
+/**
+ * ehd__spool_unbound() - lift the memory bound (producer)
+ * @sp: the spool
+ *
+ * For a last pass that must not wait for a consumer that waits for it:
+ * memory chunks are then taken whatever their number.
+ */
+void ehd__spool_unbound(struct ehd__spool *sp);
+
+/**
+ * ehd__spool_put() - append bytes (producer)
+ * @sp: the spool
+ * @p: the bytes
+ * @n: how many; at most what ehd__spool_room() said (less what was put
+ *	since)
+ *
+ * Return: 0, -ENOSPC past the room, or the errno of a failed write to
+ * the file (the spool is then failed: every later call says so).
+ */
+int ehd__spool_put(struct ehd__spool *sp, const void *p, size_t n);
+
+/**
+ * ehd__spool_commit() - make what was put visible to the consumer, and
+ * wake it
+ * @sp: the spool
+ */
+void ehd__spool_commit(struct ehd__spool *sp);
+
+/**
+ * ehd__spool_close() - the producer is done: commit, and the consumer's
+ * reads end (0) after the last byte
+ * @sp: the spool
+ * @err: 0, or a negative errno that the consumer's reads return instead
+ *	of the end
+ */
+void ehd__spool_close(struct ehd__spool *sp, int err);
+
+/**
+ * ehd__spool_wait_room() - the producer waits until the consumer has
+ * taken something or @timeout_ms passed
+ * @sp: the spool
+ * @timeout_ms: the most to wait
+ */
+void ehd__spool_wait_room(struct ehd__spool *sp, int timeout_ms);
+
+/**
+ * ehd__spool_read() - take bytes (consumer)
+ * @sp: the spool
+ * @buf: gets them
+ * @n: at most this many
+ *
+ * Return: the number of bytes; -EAGAIN when none are committed now; 0
+ * after the close and the last byte; or the close's error, or the errno
+ * of a failed read of the file.
+ */
+ssize_t ehd__spool_read(struct ehd__spool *sp, void *buf, size_t n);
+
+/**
+ * ehd__spool_fd() - readable after a commit or close since the last
+ * ehd__spool_read() that returned -EAGAIN
+ * @sp: the spool
+ *
+ * Return: a descriptor to poll() for POLLIN (owned by @sp).
+ */
+int ehd__spool_fd(const struct ehd__spool *sp);
+
+/**
+ * ehd__spool_pending() - bytes committed and not read yet
+ * @sp: the spool
+ */
+uint64_t ehd__spool_pending(struct ehd__spool *sp);
+
+/* ehd__spool_stats() - counts so far (safe from either side). */
+void ehd__spool_stats(struct ehd__spool *sp, struct ehd__spool_stats *st);
+
+#endif /* EHD_SPOOL_H */
