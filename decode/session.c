@@ -58,6 +58,7 @@ struct spec {
 struct tp {
 	char *system;
 	char *event;
+	char *name;		/* "system:event" */
 	uint64_t config;	/* its tracefs id */
 	bool eventheader;	/* user_events with an EventHeader name */
 	bool callchain;		/* its samples carry call chains */
@@ -434,6 +435,7 @@ static void free_tp(struct tp *t, size_t nrings)
 	free(t->ids);
 	free(t->system);
 	free(t->event);
+	free(t->name);
 	free(t);
 }
 
@@ -800,12 +802,14 @@ static int add_tp(struct ehd_session *s, const char *system, const char *event,
 		return fail(s, -ENOMEM, "out of memory");
 	t->system = strdup(system);
 	t->event = strdup(event);
+	if (asprintf(&t->name, "%s:%s", system, event) < 0)
+		t->name = NULL;
 	t->config = config;
 	t->callchain = callchain;
 	t->eventheader = !strcmp(system, "user_events") &&
 			 ehd__session_eh_name(event, &plen);
 	v = realloc(s->tps, (s->ntps + 1) * sizeof(*v));
-	if (!t->system || !t->event || !v) {
+	if (!t->system || !t->event || !t->name || !v) {
 		if (v)
 			s->tps = v;
 		free_tp(t, 0);
@@ -823,12 +827,10 @@ static void describe_tp(struct ehd_session *s, const struct tp *t,
 			struct ehd_buf *b)
 {
 	struct perf_event_attr a;
-	char name[600];
 
 	tp_attr(s, t, &a);
 	ehd__ps_attr(b, &a, t->ids, s->nrings);
-	snprintf(name, sizeof(name), "%s:%s", t->system, t->event);
-	ehd__ps_event_name(b, t->ids[0], name);
+	ehd__ps_event_name(b, t->ids[0], t->name);
 }
 
 /* A tracing data record with the formats of every tracepoint so far. */
@@ -1519,6 +1521,27 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 		ehd__drain_stats(s->drain, &ds);
 		st->full_passes = ds.full;
 	}
+}
+
+EHD_API int ehd_session_tracepoint(const struct ehd_session *s, size_t i,
+				   const char **name, uint64_t *samples,
+				   uint64_t *lost)
+{
+	const struct tp *t;
+	uint64_t c, n;
+	size_t k;
+
+	if (i >= s->ntps)
+		return -ENOENT;
+	t = s->tps[i];
+	*name = t->name;
+	*samples = *lost = 0;
+	for (k = 0; t->fds && k < s->nrings; k++)
+		if (read_counts(t->fds[k], &c, &n)) {
+			*samples += c > n ? c - n : 0;
+			*lost += n;
+		}
+	return 0;
 }
 
 EHD_API const char *ehd_session_error(const struct ehd_session *s)

@@ -488,6 +488,16 @@ void live_report(struct live *l)
 			fprintf(stderr, " cpu%u %llu", st.cpus[i],
 				(unsigned long long)st.lost_per_cpu[i]);
 	fprintf(stderr, "; a larger --buffer-size helps\n");
+	for (i = 0; i < st.tracepoints; i++) {
+		const char *name;
+		uint64_t samples, lost;
+
+		if (!ehd_session_tracepoint(l->s, i, &name, &samples, &lost) &&
+		    lost)
+			fprintf(stderr, "%s: %s: %llu lost of %llu\n",
+				l->o->prog, name, (unsigned long long)lost,
+				(unsigned long long)(samples + lost));
+	}
 }
 
 int live_child_exit(const struct live *l)

@@ -369,6 +369,21 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 			       struct ehd_session_stats *stats);
 
 /**
+ * ehd_session_tracepoint() - the counts of one tracepoint
+ * @s: a started session
+ * @i: from 0 to the stats' @tracepoints - 1
+ * @name: gets "system:event" (owned by @s)
+ * @samples: gets its samples the kernel wrote to the rings
+ * @lost: gets its samples the kernel dropped because a ring was full
+ *	(0 before Linux 6.0, which does not count them by event)
+ *
+ * Return: 0, or -ENOENT past the last.
+ */
+EHD_API int ehd_session_tracepoint(const struct ehd_session *s, size_t i,
+				   const char **name, uint64_t *samples,
+				   uint64_t *lost);
+
+/**
  * ehd_session_error() - why the last call failed
  * @s: the session
  *

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# stop-guest.sh BUILDDIR - runs inside the test VM (see stop.sh): ehrecord
+# stopped at random moments while its rings fill, STOP_RUNS times (default
+# 12) per format, nettrace and perf.data:
+#   ehrecord -F FORMAT -g -e sched:sched_switch -e EhBench_L4K1
+# with bench/live-load writing EhBench_L4K1 flat out and
+# tests/vm/vm-switches making context switches (each a sched_switch
+# event with its stacks) all along. At a random moment (0.2 to 1.4 s
+# into the load) the producer is stopped (it prints the events it wrote)
+# and ehrecord gets SIGINT at once, while the switches go on. Every other
+# run has rings of 64 KiB per CPU, which overflow: losses are then counted
+# too. Each run:
+#  - ehrecord exits 0 within 2 s of the signal;
+#  - its file reads completely with ehdecode --strict;
+#  - EhBench events decoded + those ehrecord reports lost (its per-
+#    tracepoint line) = events the producer wrote: nothing else writes
+#    that tracepoint, and the producer stopped before the signal, so every
+#    write it counted was made while the tracepoint was recorded.
+# The stop latencies are printed (min, median, max per format).
+# Exit status 0 only if every check passed.
+set -u
+
+build=${1:?usage: stop-guest.sh BUILDDIR}
+rec=$build/tools/ehrecord
+dec=$build/tools/ehdecode
+load=$build/bench/live-load
+switches=$build/tests/vm/vm-switches
+runs=${STOP_RUNS:-12}
+t=/tmp/stop
+mkdir -p $t && cd $t || exit 1
+TEST_TIMES=1
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+# get FILE KEY: KEY=value of live-load's result line
+get() { sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" | tail -n 1; }
+
+echo "guest: Linux $(uname -r), $(nproc) CPUs, $runs runs per format"
+
+# one_run FORMAT N: a line "ok"/"FAIL" and the latency in lat.FORMAT
+one_run() {
+	local fmt=$1 n=$2 out=$t/run.$1.$2 rpid spid lpid delay written rc
+	local t0 lat decoded lost what ring=()
+
+	rm -f "$out".*
+	[ $((n % 2)) = 0 ] && ring=(--buffer-size 64)
+	"$rec" -q -F "$fmt" -o "$out.trace" "${ring[@]}" -g \
+		-e sched:sched_switch -e EhBench_L4K1 2>"$out.err" &
+	rpid=$!
+	"$switches" 0 >"$out.sw" 2>&1 &
+	spid=$!
+	"$load" -r 0 -d 60 -w 20 -s 200 >"$out.load" 2>&1 &
+	lpid=$!
+	while kill -0 $lpid 2>/dev/null && ! grep -q '^live-load: start' "$out.load"; do
+		sleep 0.05
+	done
+	delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.2 + 1.2 * r / 32767 }')
+	sleep "$delay"
+	kill -INT $lpid
+	wait $lpid
+	written=$(get "$out.load" written)
+	t0=$(now)
+	kill -INT $rpid
+	wait $rpid
+	rc=$?
+	lat=$(since "$t0")
+	kill $spid 2>/dev/null
+	wait $spid
+	echo "$lat" >>"$t/lat.$fmt"
+	what="$fmt run $n (${ring[*]:-1 MiB rings}, stopped $delay s into the load, $written written)"
+	if [ "$rc" != 0 ]; then
+		bad "$what: ehrecord exit $rc: $(head -n 3 "$out.err")"
+		return
+	fi
+	if ! awk -v l="$lat" 'BEGIN { exit !(l < 2) }'; then
+		bad "$what: ehrecord took $lat s to stop"
+		return
+	fi
+	decoded=$("$dec" --strict -F jsonl -m n "$out.trace" 2>"$out.dec" |
+		grep -c '"EhBench:Bench"')
+	if [ "${PIPESTATUS[0]}" != 0 ] || grep -v 'events lost' "$out.dec" | grep -q .; then
+		bad "$what: ehdecode --strict: $(head -n 3 "$out.dec")"
+		return
+	fi
+	lost=$(sed -n 's/^ehrecord: user_events:EhBench_L4K1: \([0-9]*\) lost.*/\1/p' \
+		"$out.err")
+	lost=${lost:-0}
+	if [ "$((decoded + lost))" != "$written" ]; then
+		bad "$what: $decoded decoded + $lost lost != $written written"
+		return
+	fi
+	ok "$what: stopped in $lat s; $decoded decoded + $lost lost"
+	rm -f "$out.trace"
+}
+
+for fmt in nettrace perf; do
+	: >"$t/lat.$fmt"
+	for n in $(seq "$runs"); do
+		one_run "$fmt" "$n"
+	done
+	sort -n "$t/lat.$fmt" | awk -v f="$fmt" '
+		{ v[NR] = $1 }
+		END { printf "%s: stop latency min %s s, median %s s, max %s s\n",
+		      f, v[1], v[int((NR + 1) / 2)], v[NR] }'
+done
+finish

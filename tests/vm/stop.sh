@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# stop.sh - ehrecord stopped at random moments under load on a real
+# kernel (both formats, -g and sched_switch among the specs, a producer
+# writing flat out): boots the test kernel once and runs stop-guest.sh
+# there (see its header for the checks). Skips (77) without a kernel or
+# QEMU, except in CI.
+set -u -o pipefail
+
+# shellcheck source=tests/vm/lib.sh
+. "${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+vm_require
+
+build=${EH_BUILDDIR:-$PWD}
+vm_need "$build" tools/ehrecord tools/ehdecode bench/live-load \
+	tests/vm/vm-switches
+vm_guest 600 "$vm_srcdir/stop-guest.sh" "$build"
