@@ -86,16 +86,12 @@ int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n)
 		return write_fd(k, iov, n);
 	for (i = 0; i < n; i++)
 		total += iov[i].iov_len;
-	if (total > ehd__spool_room(k->spool))
-		return -ENOSPC;
-	for (i = 0; i < n; i++) {
-		err = ehd__spool_put(k->spool, iov[i].iov_base,
-				     iov[i].iov_len);
-		if (err)
-			return k->err = err;
-	}
-	k->bytes += total;
-	return 0;
+	err = ehd__spool_put(k->spool, iov, n);
+	if (err && err != -ENOSPC)
+		return k->err = err;
+	if (!err)
+		k->bytes += total;
+	return err;
 }
 
 int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n)
@@ -117,7 +113,10 @@ static void count(uint64_t *c, uint64_t n)
 
 /*
  * One pass: the side records, then what each ring holds, then a round
- * end. Return: ring bytes taken, or the sink's failure.
+ * end; into a file with one writev(), into the spool piece by piece (a
+ * ring whose data finds no room keeps it for the next pass). Return: ring
+ * bytes taken, -ENOSPC when some were left for lack of room, or the
+ * sink's failure.
  */
 static long long pass(struct ehd__drain *d)
 {
@@ -129,8 +128,8 @@ static long long pass(struct ehd__drain *d)
 	struct ehd__sink *k = c->sink;
 	uint64_t mask = c->size - 1, got = 0;
 	struct ehd_buf t;
-	size_t i, room = SIZE_MAX, need;
-	int n = 0, err;
+	size_t i;
+	int n = 0, first, err;
 	bool full = false;
 
 	/*
@@ -155,27 +154,24 @@ static long long pass(struct ehd__drain *d)
 	pthread_mutex_unlock(&d->lock);
 	if (d->taken.err)
 		return k->err = -ENOMEM;
-	if (k->spool)
-		room = ehd__spool_room(k->spool);
 	if (d->taken.len) {
-		if (d->taken.len > room)
-			return -ENOSPC;
 		d->iov[n++] = (struct iovec){ d->taken.p, d->taken.len };
-		room -= d->taken.len;
+		if (k->spool) {
+			err = ehd__sink_writev(k, d->iov, n);
+			if (err)
+				return err;	/* ENOSPC: the rings wait too */
+			d->taken.len = 0;
+			n = 0;
+		}
 	}
 	for (i = 0; i < c->nrings; i++) {
 		struct perf_event_mmap_page *m = c->rings[i].base;
 		uint64_t tail = m->data_tail, head = d->heads[i];
 		size_t at = (size_t)(tail & mask), len = (size_t)(head - tail);
 
-		need = len + sizeof(round);
-		if (!len || need > room) {
-			full |= len > 0;
-			d->heads[i] = tail;	/* not taken */
+		if (!len)
 			continue;
-		}
-		room -= len;
-		got += len;
+		first = n;
 		if (at + len <= c->size) {
 			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
 		} else {
@@ -184,6 +180,18 @@ static long long pass(struct ehd__drain *d)
 			d->iov[n++] = (struct iovec){ c->rings[i].data,
 						      len - (c->size - at) };
 		}
+		if (k->spool) {
+			err = ehd__sink_writev(k, d->iov + first, n - first);
+			n = first;
+			if (err == -ENOSPC) {
+				full = true;
+				d->heads[i] = tail;	/* left for the next */
+				continue;
+			}
+			if (err)
+				return err;
+		}
+		got += len;
 	}
 	/*
 	 * Rounds let a reader sort: what came before the previous round's
@@ -193,17 +201,15 @@ static long long pass(struct ehd__drain *d)
 	if (got)
 		d->empty_rounds = 0;
 	if (got || d->empty_rounds < EMPTY_ROUNDS) {
-		if (!got && !d->taken.len)
+		if (!got)
 			d->empty_rounds++;
 		d->iov[n++] = (struct iovec){ (void *)&round, sizeof(round) };
 	}
-	if (full)
-		count(&d->st.full, 1);
-	if (!n)
-		return 0;
-	err = ehd__sink_writev(k, d->iov, n);
-	if (err)
-		return err;
+	if (n) {
+		err = ehd__sink_writev(k, d->iov, n);
+		if (err && (err != -ENOSPC || !k->spool))
+			return err;
+	}
 	d->taken.len = 0;
 	for (i = 0; i < c->nrings; i++) {
 		struct perf_event_mmap_page *m = c->rings[i].base;
@@ -214,6 +220,8 @@ static long long pass(struct ehd__drain *d)
 	}
 	if (k->spool)
 		ehd__spool_commit(k->spool);
+	if (full)
+		count(&d->st.full, 1);
 	if (got) {
 		count(&d->st.passes, 1);
 		count(&d->st.bytes, got);

@@ -45,6 +45,15 @@ void ehd__enum_set_event(struct ehd_enum *en,
 void ehd__enum_layout(const struct ehd_enum *en, const uint8_t **decls,
 		      size_t *decls_len, size_t *payload);
 
+/*
+ * The key of the identity of the event a started EventHeader enumerator
+ * is on: two events with the same nonzero key have the same tracepoint
+ * and the same bytes from the header to the payload (activity ids aside),
+ * so the same provider, name, header fields and field declarations. Keys
+ * are unique in the process; 0 means unknown (compare then).
+ */
+uint64_t ehd__enum_key(const struct ehd_enum *en);
+
 /* A zeroed item for @state (enum ehd_state), or NULL (out of memory). */
 struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state);
 

@@ -10,8 +10,16 @@
  * allocate. ehd_enum_start() fails only when the event cannot be
  * identified (header, tracepoint name, extensions, event name); damage in
  * the fields comes from ehd_enum_next() after the items before it.
+ *
+ * Events of one type come in runs: an enumerator remembers the last few
+ * identities it worked out (the tracepoint name and the bytes from the
+ * header to the payload, activity ids aside) and starts on an event whose
+ * bytes are those of one of them without parsing its header, name and
+ * extensions again. Each identity has a key unique in the process, which
+ * lets a writer know an event type it has seen without comparing it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +28,30 @@
 #include <ehdecode/enumerator.h>
 
 #include "enumerator-int.h"
+
+/* Identities an enumerator remembers. */
+#define IDS_MAX 8
+/* Most bytes from the header to the payload of a remembered identity. */
+#define ID_BYTES_MAX 512
+
+/*
+ * An identity worked out by start(): the event's bytes before its
+ * payload, with the contents of an activity id extension zeroed (they
+ * differ from event to event), and where things are in them.
+ */
+struct ident {
+	uint64_t key;		/* 0: unused */
+	const char *tp;
+	size_t tp_len;
+	size_t len;		/* bytes: header to payload */
+	size_t act_at, act_len;	/* activity ids, 0 when none */
+	size_t name_at, meta_pos, meta_end;
+	int swap;
+	struct ehd_event_info info;	/* pointers not set */
+	uint8_t bytes[ID_BYTES_MAX];
+};
+
+static uint64_t next_key;	/* atomic: keys are unique in the process */
 
 struct ehd_enum_item {
 	struct ehd_item item;
@@ -55,6 +87,11 @@ struct ehd_enum {
 	int err;
 	uint64_t err_offset;
 	char reason[96];
+
+	/* identities worked out before, newest at ids[last] */
+	struct ident *ids;
+	unsigned int last;
+	uint64_t key;		/* of the event started on, 0 if none */
 };
 
 static uint16_t get16(const struct ehd_enum *en, size_t off)
@@ -612,6 +649,7 @@ EHD_API void ehd_enum_free(struct ehd_enum *en)
 	if (!en)
 		return;
 	free(en->items);
+	free(en->ids);
 	free(en);
 }
 
@@ -627,6 +665,107 @@ static void reset(struct ehd_enum *en, const void *data, size_t size,
 	en->err = 0;
 	en->err_offset = 0;
 	en->reason[0] = 0;
+	en->key = 0;
+}
+
+/* memcmp() for the few bytes of an identity, a word at a time. */
+static bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	while (n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
+/* Is @id the identity of the event @en was reset to? */
+static bool same_ident(const struct ehd_enum *en, const struct ident *id,
+		       const char *tp, size_t tp_len)
+{
+	const uint8_t *d = en->data;
+
+	if (!id->key || id->len > en->size || id->tp_len != tp_len ||
+	    (id->tp != tp && memcmp(id->tp, tp, tp_len)))
+		return false;
+	if (!id->act_len)
+		return same_bytes(d, id->bytes, id->len);
+	return same_bytes(d, id->bytes, id->act_at) &&
+	       same_bytes(d + id->act_at + id->act_len,
+			  id->bytes + id->act_at + id->act_len,
+			  id->len - id->act_at - id->act_len);
+}
+
+/* Start as a remembered identity: true, or false when none is this one. */
+static bool start_known(struct ehd_enum *en, const char *tp, size_t tp_len)
+{
+	const struct ident *id;
+	unsigned int i, k;
+
+	if (!en->ids || en->size > 0x7fffffff)
+		return false;
+	for (i = 0; i < IDS_MAX; i++) {
+		k = (en->last + IDS_MAX - i) % IDS_MAX;
+		id = &en->ids[k];
+		if (!same_ident(en, id, tp, tp_len))
+			continue;
+		en->info = id->info;
+		en->info.tracepoint = tp;
+		en->info.name = (const char *)en->data + id->name_at;
+		if (id->act_len) {
+			en->info.activity_id = en->data + id->act_at;
+			en->info.related_id = id->act_len == 32 ?
+					      en->data + id->act_at + 16 : NULL;
+		}
+		en->swap = id->swap;
+		en->meta_pos = id->meta_pos;
+		en->meta_end = id->meta_end;
+		en->pos = id->len;
+		en->key = id->key;
+		return true;
+	}
+	return false;
+}
+
+/* Remember the identity start() worked out, if it is small enough. */
+static void remember(struct ehd_enum *en, const char *tp, size_t tp_len)
+{
+	struct ident *id;
+	size_t act_at = 0, act_len = 0;
+
+	if (en->pos > ID_BYTES_MAX)
+		return;
+	if (!en->ids) {
+		en->ids = calloc(IDS_MAX, sizeof(*en->ids));
+		if (!en->ids)
+			return;
+	}
+	en->last = (en->last + 1) % IDS_MAX;
+	id = &en->ids[en->last];
+	if (en->info.activity_id) {
+		act_at = (size_t)(en->info.activity_id - en->data);
+		act_len = en->info.related_id ? 32 : 16;
+	}
+	id->tp = tp;
+	id->tp_len = tp_len;
+	id->len = en->pos;
+	id->act_at = act_at;
+	id->act_len = act_len;
+	id->name_at = (size_t)((const uint8_t *)en->info.name - en->data);
+	id->meta_pos = en->meta_pos;
+	id->meta_end = en->meta_end;
+	id->swap = en->swap;
+	id->info = en->info;
+	memcpy(id->bytes, en->data, en->pos);
+	if (act_len)
+		memset(id->bytes + act_at, 0, act_len);
+	id->key = en->key = __atomic_add_fetch(&next_key, 1, __ATOMIC_RELAXED);
 }
 
 EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
@@ -635,8 +774,17 @@ EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
 {
 	int err;
 
+	const char *tp = tracepoint ? tracepoint : "";
+	size_t tp_len = tracepoint ? tracepoint_len : 0;
+
 	reset(en, data, size, step_limit);
-	err = start(en, tracepoint ? tracepoint : "", tracepoint ? tracepoint_len : 0);
+	if (start_known(en, tp, tp_len)) {
+		err = 0;
+	} else {
+		err = start(en, tp, tp_len);
+		if (!err && tracepoint)
+			remember(en, tp, tp_len);
+	}
 	en->started = err ? NOT_STARTED : STARTED;
 	en->fields_meta = en->meta_pos;
 	en->fields_pos = en->pos;
@@ -646,6 +794,7 @@ EHD_API int ehd_enum_start(struct ehd_enum *en, const char *tracepoint,
 void ehd__enum_start_as(struct ehd_enum *en, const struct ehd_enum *from)
 {
 	reset(en, from->data, from->size, from->step_limit);
+	en->key = from->key;
 	en->info = from->info;
 	en->swap = from->swap;
 	en->meta_pos = en->fields_meta = from->fields_meta;
@@ -697,6 +846,11 @@ void ehd__enum_set_event(struct ehd_enum *en,
 {
 	en->info = *info;
 	en->started = LIST_EVENT;
+}
+
+uint64_t ehd__enum_key(const struct ehd_enum *en)
+{
+	return en->started == STARTED || en->started == WALKED ? en->key : 0;
 }
 
 void ehd__enum_layout(const struct ehd_enum *en, const uint8_t **decls,

@@ -23,6 +23,10 @@ struct ehd_event;
  * @ctx: for @fields
  * @procs: the reader's processes and mappings (EHD_READER_SYSTEM), for
  *	ehd_event_frames(), or NULL
+ * @names_gen: nonzero when the event's thread and process names are
+ *	those every event of the same pid and tid with this value has (no
+ *	other reader gives the same value): a writer may keep what it made of
+ *	them by (pid, tid, names_gen)
  */
 struct ehd__event_internal {
 	const struct ehd_enum *identified;
@@ -31,6 +35,7 @@ struct ehd__event_internal {
 		      struct ehd_enum *en, unsigned int flags);
 	void *ctx;
 	struct ehd__procs *procs;
+	uint64_t names_gen;
 };
 
 #endif /* EHD_EVENT_INT_H */

@@ -381,13 +381,23 @@ static void reset(struct ehd__ntm *m, bool swap)
 	m->err = 0;
 }
 
-/* A program of one plain copy: every payload has the same size. */
+/*
+ * A program of one plain copy: every payload has the same size. A program
+ * of copies and 8-bit zero-terminated strings is run by run_simple().
+ */
 static void find_fixed_size(struct ehd__ntm *m)
 {
+	size_t i;
+
 	m->fixed_size = 0;
 	if (m->nops == 1 && m->ops[0].code == OP_COPY &&
 	    (m->ops[0].size == 1 || !m->swap))
 		m->fixed_size = (size_t)m->ops[0].n * m->ops[0].size;
+	m->simple = !m->swap && !m->tail && m->nops;
+	for (i = 0; i < m->nops && m->simple; i++)
+		m->simple = m->ops[i].code == OP_COPY ||
+			    (m->ops[i].code == OP_ZSTR && m->ops[i].size == 1 &&
+			     m->ops[i].conv == CV_UTF16Z);
 }
 
 int ehd__ntm_eventheader(struct ehd__ntm *m, const uint8_t *decls, size_t len,
@@ -626,10 +636,18 @@ static void put_swapped(struct ehd_buf *b, const uint8_t *p, size_t n,
 static void put_units(struct run *r, const uint8_t *p, size_t n,
 		      unsigned int size)
 {
-	if (r->m->swap && size > 1)
-		put_swapped(r->out, p, n, size);
-	else
-		ehd__buf_put(r->out, p, n * size);
+	struct ehd_buf *b = r->out;
+	size_t bytes = n * size;
+
+	if (r->m->swap && size > 1) {
+		put_swapped(b, p, n, size);
+	} else if (b->len + bytes < b->cap && !b->err) {
+		/* The common case, without a call to grow the buffer. */
+		memcpy(b->p + b->len, p, bytes);
+		b->len += bytes;
+	} else {
+		ehd__buf_put(b, p, bytes);
+	}
 }
 
 static uint32_t load(const struct run *r, const uint8_t *p, unsigned int size)
@@ -637,37 +655,52 @@ static uint32_t load(const struct run *r, const uint8_t *p, unsigned int size)
 	return (uint32_t)ehd__load_uint(p, size, r->m->swap != ehd__host_big());
 }
 
-/* Append code point @c as UTF-16; returns units written. */
-static size_t put_cp16(struct run *r, uint32_t c)
+/* Store code point @c as UTF-16 at @d; returns units written. */
+static size_t put_cp16(struct run *r, uint8_t *d, uint32_t c)
 {
-	if (c < 0x10000) {
-		ehd__nt_put_le(r->out, c, 2);
-		return 1;
-	}
 	if (c > 0x10ffff) {
 		r->res->lossy++;
-		ehd__nt_put_le(r->out, 0xfffd, 2);
+		c = 0xfffd;
+	}
+	if (c < 0x10000) {
+		d[0] = (uint8_t)c;
+		d[1] = (uint8_t)(c >> 8);
 		return 1;
 	}
 	c -= 0x10000;
-	ehd__nt_put_le(r->out, 0xd800 + (c >> 10), 2);
-	ehd__nt_put_le(r->out, 0xdc00 + (c & 0x3ff), 2);
+	d[0] = (uint8_t)(0xd800 + (c >> 10));
+	d[1] = (uint8_t)((0xd800 + (c >> 10)) >> 8);
+	d[2] = (uint8_t)(0xdc00 + (c & 0x3ff));
+	d[3] = (uint8_t)((0xdc00 + (c & 0x3ff)) >> 8);
 	return 2;
 }
 
-/* @n units of @size bytes at @p as UTF-16; returns the units written. */
+/*
+ * @n units of @size bytes at @p as UTF-16; returns the units written.
+ * Room for the most it can write is taken at once (a unit of 1 or 4
+ * bytes gives at most 2 UTF-16 units); runs of ASCII are widened in a
+ * tight loop, the common case.
+ */
 static size_t to_utf16(struct run *r, const uint8_t *p, size_t n,
 		       unsigned int size, bool latin1)
 {
 	size_t i = 0, k, w = 0;
+	uint8_t *d;
 	uint32_t c;
 
+	if (ehd__buf_reserve(r->out, 4 * n))
+		return 0;
+	d = (uint8_t *)r->out->p + r->out->len;
 	while (i < n) {
 		if (size == 1) {
-			k = latin1 || p[i] < 0x80 ? 1 :
-			    ehd__utf8_valid_len(p + i, n - i);
+			if (p[i] < 0x80 || latin1) {
+				d[2 * w] = p[i++];
+				d[2 * w++ + 1] = 0;
+				continue;
+			}
+			k = ehd__utf8_valid_len(p + i, n - i);
 			if (k <= 1) {
-				c = p[i++];	/* ASCII, or Latin-1 */
+				c = p[i++];	/* Latin-1 */
 			} else {
 				c = k == 2 ? (uint32_t)(p[i] & 0x1f) << 6 |
 					     (p[i + 1] & 0x3f) :
@@ -684,18 +717,26 @@ static size_t to_utf16(struct run *r, const uint8_t *p, size_t n,
 			c = load(r, p + 4 * i, 4);
 			i++;
 		}
-		w += put_cp16(r, c);
+		w += put_cp16(r, d + 2 * w, c);
 	}
+	r->out->len += 2 * w;
 	return w;
 }
 
 /* Find the zero unit ending a string at r->pos; its unit count. */
 static int zstring(struct run *r, unsigned int size, size_t *units)
 {
-	const uint8_t *p = r->src + r->pos;
+	const uint8_t *p = r->src + r->pos, *z;
 	size_t left = r->size - r->pos, n;
 	unsigned int i;
 
+	if (size == 1) {
+		z = memchr(p, 0, left);
+		if (!z)
+			return bad(r, "string not terminated");
+		*units = (size_t)(z - p);
+		return 0;
+	}
 	for (n = 0; n + size <= left; n += size) {
 		for (i = 0; i < size && !p[n + i]; i++)
 			;
@@ -735,7 +776,12 @@ static int string_op(struct run *r, const struct ehd__ntm_op *op)
 			put_units(r, p, units, 2);
 		else
 			to_utf16(r, p, units, size, op->latin1);
-		ehd__nt_put_le(r->out, 0, 2);
+		if (r->out->len + 2 < r->out->cap && !r->out->err) {
+			r->out->p[r->out->len++] = 0;
+			r->out->p[r->out->len++] = 0;
+		} else {
+			ehd__nt_put_le(r->out, 0, 2);
+		}
 		return 0;
 	case CV_UTF16A:
 		at = r->out->len;
@@ -836,6 +882,76 @@ static int run_ops(struct run *r, size_t i, size_t end)
 	return 0;
 }
 
+/* Copy @n bytes, a word at a time (the payloads are small). */
+static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+	uint64_t w;
+
+	for (; n >= 8; n -= 8, d += 8, s += 8) {
+		memcpy(&w, s, 8);
+		memcpy(d, &w, 8);
+	}
+	while (n--)
+		*d++ = *s++;
+}
+
+/*
+ * A simple program (see find_fixed_size()): its output is at most twice
+ * its input (a byte becomes at most one UTF-16 unit, the terminator one
+ * unit), so room is taken once and written without checks.
+ */
+static int run_simple(struct run *r)
+{
+	const struct ehd__ntm *m = r->m;
+	const uint8_t *p = r->src, *end = r->src + r->size, *z;
+	uint8_t *d;
+	size_t i, n, k, w;
+
+	if (ehd__buf_reserve(r->out, 2 * r->size + 2))
+		return r->out->err;
+	d = (uint8_t *)r->out->p + r->out->len;
+	for (i = 0; i < m->nops; i++) {
+		const struct ehd__ntm_op *op = &m->ops[i];
+
+		if (op->code == OP_COPY) {
+			n = (size_t)op->n * op->size;
+			if ((size_t)(end - p) < n) {
+				r->pos = (size_t)(p - r->src);
+				return bad(r, "value past the end");
+			}
+			copy_small(d, p, n);
+			d += n;
+			p += n;
+			continue;
+		}
+		for (z = p; z < end && *z; z++)
+			;
+		if (z == end) {
+			r->pos = (size_t)(p - r->src);
+			return bad(r, "string not terminated");
+		}
+		n = (size_t)(z - p);
+		for (k = 0; k < n && (p[k] < 0x80 || op->latin1); k++) {
+			d[2 * k] = p[k];
+			d[2 * k + 1] = 0;
+		}
+		d += 2 * k;
+		if (k < n) {
+			/* Not ASCII: the general decoding, on from there. */
+			r->out->len = (size_t)(d - (uint8_t *)r->out->p);
+			w = to_utf16(r, p + k, n - k, 1, op->latin1);
+			d = (uint8_t *)r->out->p + r->out->len;
+			(void)w;
+		}
+		d[0] = d[1] = 0;
+		d += 2;
+		p = z + 1;
+	}
+	r->out->len = (size_t)(d - (uint8_t *)r->out->p);
+	r->pos = (size_t)(p - r->src);
+	return 0;
+}
+
 int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		     size_t size, struct ehd_buf *out,
 		     struct ehd__ntm_result *res)
@@ -862,9 +978,11 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		ehd__buf_put(out, src, size);
 		return out->err;
 	}
-	err = run_ops(&r, 0, m->nops);
+	err = m->simple ? run_simple(&r) : run_ops(&r, 0, m->nops);
 	if (!err && m->tail)
 		ehd__buf_put(out, src + r.pos, size - r.pos);
+	if (!out->err && out->len)
+		out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
 	if (!err && out->len - start > PAYLOAD_MAX)
 		err = -E2BIG;
 	if (!err)

@@ -36,6 +36,8 @@ struct ehd__ntm_op;
  *	records keep their dynamic data there)
  * @fixed_size: bytes every payload has, when @ops is one plain copy (0
  *	otherwise)
+ * @simple: @ops are only copies and zero-terminated 8-bit strings (to
+ *	UTF-16), in the host's byte order: run by a tight loop
  */
 struct ehd__ntm {
 	struct ehd_buf fields;
@@ -45,6 +47,7 @@ struct ehd__ntm {
 	bool swap;
 	bool tail;
 	size_t fixed_size;
+	bool simple;
 	int err;
 };
 

@@ -96,7 +96,24 @@ struct eh_cache {
 	uint32_t meta;		/* index + 1; 0 for none */
 };
 
+/* The type of an enumerator identity key (ehd__enum_key()). */
+struct key_cache {
+	uint64_t key;		/* 0 for none */
+	uint32_t meta;		/* index */
+};
+
+#define KEY_CACHE_SIZE 64
+
 #define EH_CACHE_SIZE 64
+
+/* The thread index of (pid, tid, names_gen): see ehd__event_internal. */
+struct thread_cache {
+	uint64_t gen;		/* 0: empty */
+	uint32_t pid, tid;
+	uint32_t index;
+};
+
+#define THREAD_CACHE_SIZE 64
 
 /* A classic tracepoint of the current source. */
 struct tp_cache {
@@ -128,9 +145,11 @@ struct ehd__ntw {
 	struct tp_cache *tps;
 	size_t ntps;
 	struct eh_cache eh_cache[EH_CACHE_SIZE];
+	struct key_cache key_cache[KEY_CACHE_SIZE];
 
 	/* threads: index = position + 1 (0 is the capture thread) */
 	struct ehd_table threads;		/* pid << 32 | tid -> index */
+	struct thread_cache tcache[THREAD_CACHE_SIZE];
 	uint32_t nthreads;
 	struct ehd_buf thread_rows;	/* rows not yet written */
 	bool capture_written;
@@ -648,12 +667,17 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 		&info->header, ev->keyword, 0, false
 	};
 	struct ehd__ntm map = { 0 };
-	uint64_t h;
+	uint64_t h, key = ehd__enum_key(en);
+	struct key_cache *kc = &w->key_cache[key % KEY_CACHE_SIZE];
 	long idx;
 	int err;
 
 	ehd__enum_layout(en, &decls, &len, payload);
+	if (key && kc->key == key)
+		return kc->meta;	/* the same identity as before */
 	idx = cached_type(w, ev, decls, len);
+	if (idx >= 0 && key)
+		*kc = (struct key_cache){ key, (uint32_t)idx };
 	if (idx >= 0)
 		return idx;
 	key_begin(w, MK_EVENTHEADER, &id);
@@ -674,6 +698,8 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 	if (idx >= 0)
 		w->eh_cache[cache_slot(ev)] = (struct eh_cache){ ev->tracepoint,
 								(uint32_t)idx + 1 };
+	if (idx >= 0 && key)
+		*kc = (struct key_cache){ key, (uint32_t)idx };
 	return idx;
 }
 
@@ -753,22 +779,28 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	 * to chance).
 	 */
 	uint64_t key = (uint64_t)ev->pid << 32 | ev->tid;
+	uint64_t gen = ev->internal ? ev->internal->names_gen : 0;
+	struct thread_cache *c = &w->tcache[ev->tid % THREAD_CACHE_SIZE];
 	size_t pos = 0, at;
-
-	if (ev->comm)
-		key = ehd__hash_bytes(ev->comm, strlen(ev->comm) + 1, key);
-	if (ev->process)
-		key = ehd__hash_bytes(ev->process, strlen(ev->process) + 1,
-				      key ^ 0x9e3779b97f4a7c15ull);
 	uint32_t v;
+	int err;
 
 	if (!(ev->context & EHD_CTX_PID)) {
 		*index = CAPTURE_THREAD;
 		return 0;
 	}
+	if (gen && c->gen == gen && c->tid == ev->tid && c->pid == ev->pid) {
+		*index = c->index;
+		return 0;
+	}
+	if (ev->comm)
+		key = ehd__hash_bytes(ev->comm, strlen(ev->comm) + 1, key);
+	if (ev->process)
+		key = ehd__hash_bytes(ev->process, strlen(ev->process) + 1,
+				      key ^ 0x9e3779b97f4a7c15ull);
 	if (ehd__table_next(&w->threads, key, &pos, &v)) {
 		*index = v;
-		return 0;
+		goto cache;
 	}
 	v = ++w->nthreads;
 	at = w->thread_rows.len;
@@ -790,7 +822,13 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	}
 	ehd__nt_patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
 	*index = v;
-	return w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);
+	err = w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);
+	if (err)
+		return err;
+cache:
+	if (gen)
+		*c = (struct thread_cache){ gen, ev->pid, ev->tid, *index };
+	return 0;
 }
 
 /* The addresses of a call chain without perf's context markers. */

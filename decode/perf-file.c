@@ -67,6 +67,7 @@ struct ehd__perf_file {
 	unsigned int options;
 	int fd;
 	ehd__perf_source_fn source;	/* reads instead of fd when set */
+	ehd__perf_view_fn view;		/* ... with views first, when set */
 	void *source_ctx;
 	bool own_fd;
 	bool opened;
@@ -77,8 +78,14 @@ struct ehd__perf_file {
 	uint64_t data_begin;
 	uint64_t data_end;	/* pipe mode: UINT64_MAX */
 
-	/* rbuf[rpos..rlen) holds the file bytes from rbase + rpos on. */
+	/*
+	 * rbuf[rpos..rlen) holds the file bytes from rbase + rpos on: in own,
+	 * or (borrowed) in a view of the source, read where it is.
+	 */
 	uint8_t *rbuf;
+	uint8_t *own;
+	bool borrowed;
+	bool peeked_borrowed;	/* the record peek_record() gave is */
 	size_t rpos;
 	size_t rlen;
 	uint64_t rbase;
@@ -259,11 +266,61 @@ static uint64_t in_pos(const struct ehd__perf_file *f)
 	return f->rbase + f->rpos;
 }
 
+/*
+ * A view source: the next bytes where they are, when all before are
+ * taken; otherwise (bytes left of a view, or the source says they must
+ * be read) into own. Returns bytes, 0 at the end, -EAGAIN, or < 0.
+ */
+static int view_fill(struct ehd__perf_file *f)
+{
+	const void *p;
+	size_t n;
+	int r;
+
+	if (f->rpos == f->rlen) {
+		r = f->view(f->source_ctx, &p, &n);
+		if (r == -ENODATA)
+			goto copy;
+		if (r < 0 && r != -EAGAIN)
+			return fail(f, r, f->rbase + f->rlen,
+				    "live stream: %s", strerror(-r));
+		if (r <= 0)
+			return r;
+		f->rbase += f->rlen;
+		f->rbuf = (uint8_t *)p;
+		f->rpos = 0;
+		f->rlen = n;
+		f->borrowed = true;
+		return (int)(n > INT32_MAX ? INT32_MAX : n);
+	}
+copy:
+	if (f->borrowed) {
+		/* A record cut at a view's end: on in a copy. */
+		size_t left = f->rlen - f->rpos;
+
+		if (left > RBUF_SIZE)
+			return fail(f, -EINVAL, in_pos(f), "read buffer full");
+		memcpy(f->own, f->rbuf + f->rpos, left);
+		f->rbase += f->rpos;
+		f->rbuf = f->own;
+		f->rpos = 0;
+		f->rlen = left;
+		f->borrowed = false;
+	}
+	return 0x7fffffff;	/* read on into own */
+}
+
 /* Reads more input into rbuf. Returns bytes read, 0 at the end, or < 0. */
 static int in_fill(struct ehd__perf_file *f)
 {
 	ssize_t n;
 
+	if (f->view) {
+		int r = view_fill(f);
+
+		if (r != 0x7fffffff)
+			return r;
+	}
 	if (f->rpos) {
 		memmove(f->rbuf, f->rbuf + f->rpos, f->rlen - f->rpos);
 		f->rbase += f->rpos;
@@ -434,6 +491,34 @@ static int file_record(struct ehd__perf_file *f, void *buf, uint64_t *off)
 			    "record of type %u and %u bytes truncated after %llu",
 			    g32(f, buf), size, (unsigned long long)got + 8);
 	return 1;
+}
+
+/*
+ * peek_record() - the next record where it is in the read buffer, when it
+ * is there whole, 8-byte aligned, and a kernel record (one that reads no
+ * data after itself): no copy. Return: the record, taken; or NULL (then
+ * file_record() copies it).
+ */
+static const uint8_t *peek_record(struct ehd__perf_file *f, uint64_t *off)
+{
+	const uint8_t *p = f->rbuf + f->rpos;
+	size_t avail = f->rlen - f->rpos;
+	uint64_t pos = in_pos(f);
+	uint16_t size;
+
+	if (avail < 8 || ((uintptr_t)p & 7) ||
+	    (!f->session.pipe_mode && (pos >= f->data_end ||
+				       f->data_end - pos < 8)))
+		return NULL;
+	size = g16(f, p + 6);
+	if (size < 8 || size > avail || (size & 7) ||
+	    g32(f, p) >= EHD__PERF_RECORD_HEADER_ATTR ||
+	    (!f->session.pipe_mode && size > f->data_end - pos))
+		return NULL;
+	*off = pos;
+	f->rpos += size;
+	f->peeked_borrowed = f->borrowed;
+	return p;
 }
 
 /* ---- compressed records -------------------------------------------------- */
@@ -761,6 +846,7 @@ static int resolve_desc(struct ehd__perf_file *f, struct desc_priv *d)
 		return 0;
 	d->pub.tep_event = ev;
 	d->pub.tp_name = ev->name;
+	d->pub.tp_name_len = strlen(ev->name);
 	field = ev->format.fields;
 	d->pub.eh_offset = field && field->name &&
 			   !strcmp(field->name, "eventheader_flags") ?
@@ -1571,9 +1657,10 @@ static int rec_event_update(struct ehd__perf_file *f, const uint8_t *p,
  * Return: 1 when it is to be returned, 0 when it was consumed (compressed
  * data), < 0 on error.
  */
-static int handle_record(struct ehd__perf_file *f, bool z, uint64_t off)
+static int handle_record(struct ehd__perf_file *f, const uint8_t *rec, bool z,
+			 uint64_t off)
 {
-	const uint8_t *rec = (const uint8_t *)f->rec, *p = rec + 8;
+	const uint8_t *p = rec + 8;
 	struct ehd__perf_record *out = &f->out;
 	size_t n;
 	int r = 0;
@@ -1652,13 +1739,21 @@ int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec
 	if (!f->opened)
 		return fail(f, -EINVAL, 0, "no file is open");
 	for (;;) {
+		const uint8_t *rec = (const uint8_t *)f->rec;
+
 		r = z_record(f, &off);
 		z = r > 0;
-		if (!r)
+		if (!r && !(rec = peek_record(f, &off))) {
+			rec = (const uint8_t *)f->rec;
 			r = file_record(f, f->rec, &off);
+		} else if (!r) {
+			r = 1;
+		}
 		if (r <= 0)
 			return r;
-		r = handle_record(f, z, off);
+		r = handle_record(f, rec, z, off);
+		if (r > 0 && rec != (const uint8_t *)f->rec && f->peeked_borrowed)
+			f->out.flags |= EHD__PERF_REC_BORROWED;
 		if (r < 0)
 			return r;
 		if (r) {
@@ -1710,7 +1805,7 @@ static int do_open(struct ehd__perf_file *f, int fd, const char *name,
 
 	f->fd = fd;
 	f->name = strdup(name ? name : "perf.data");
-	f->rbuf = malloc(RBUF_SIZE);
+	f->rbuf = f->own = malloc(RBUF_SIZE);
 	f->rec = malloc(REC_MAX);
 	f->scratch = malloc(REC_MAX);
 	f->zin = malloc(REC_MAX);
@@ -1798,6 +1893,18 @@ int ehd__perf_open_source(struct ehd__perf_file *f, ehd__perf_source_fn fn,
 	       fail(f, -EBADMSG, 0, "live stream without a header") : r;
 }
 
+uint64_t ehd__perf_position(const struct ehd__perf_file *f)
+{
+	return in_pos(f);
+}
+
+int ehd__perf_open_view(struct ehd__perf_file *f, ehd__perf_view_fn view,
+			ehd__perf_source_fn fn, void *ctx, const char *name)
+{
+	f->view = view;
+	return ehd__perf_open_source(f, fn, ctx, name);
+}
+
 int ehd__perf_open(struct ehd__perf_file *f, const char *path)
 {
 	int fd;
@@ -1843,7 +1950,7 @@ void ehd__perf_free(struct ehd__perf_file *f)
 	free(f->zout);
 	free(f->rec);
 	free(f->scratch);
-	free(f->rbuf);
+	free(f->own);
 	free(f->name);
 	free(f);
 }

@@ -138,6 +138,7 @@ enum ehd__perf_user_record {
  *	libtraceevent from TRACING_DATA; NULL otherwise
  * @tp_name: the tracepoint name without its system ("TestProviderC_L1K1"
  *	for "user_events:TestProviderC_L1K1"); NULL without @tep_event
+ * @tp_name_len: its length
  * @eh_offset: for an EventHeader tracepoint (its first non-common field
  *	is named "eventheader_flags") the offset in the raw data where the
  *	EventHeader begins; -1 otherwise
@@ -151,6 +152,7 @@ struct ehd__perf_event_desc {
 	size_t ids_count;
 	struct tep_event *tep_event;
 	const char *tp_name;
+	size_t tp_name_len;
 	int eh_offset;
 	size_t index;
 };
@@ -192,6 +194,11 @@ struct ehd__perf_sample {
 
 /* ehd__perf_record.flags */
 #define EHD__PERF_REC_DECOMPRESSED 0x1	/* came out of a COMPRESSED record */
+/*
+ * @data is where a view source (ehd__perf_open_view()) has it, and stays
+ * there after the next call, until the source's owner releases it.
+ */
+#define EHD__PERF_REC_BORROWED 0x2
 
 /*
  * struct ehd__perf_record - one record of the data stream
@@ -365,6 +372,41 @@ typedef ssize_t (*ehd__perf_source_fn)(void *ctx, void *buf, size_t n);
  */
 int ehd__perf_open_source(struct ehd__perf_file *f, ehd__perf_source_fn fn,
 			  void *ctx, const char *name);
+
+/*
+ * ehd__perf_view_fn - a live stream read where it is
+ * @ctx: the context given to ehd__perf_open_view()
+ * @p: gets where the next bytes are (whole records: a record never runs
+ *	from one view into the next)
+ * @n: gets how many
+ *
+ * Return: 1 with bytes; 0 at the end; -EAGAIN when there are none now;
+ * -ENODATA when the next must be read with the source function (a copy);
+ * or another negative errno.
+ */
+typedef int (*ehd__perf_view_fn)(void *ctx, const void **p, size_t *n);
+
+/**
+ * ehd__perf_open_view() - like ehd__perf_open_source(), with the bytes
+ * read where @view has them whenever it can: records come with
+ * EHD__PERF_REC_BORROWED then, and stay valid until the owner of the
+ * views releases them (record offsets are positions in the stream)
+ * @f: the reader
+ * @view: gives the bytes where they are
+ * @fn: reads bytes when @view says -ENODATA
+ * @ctx: for both
+ * @name: for messages; may be NULL
+ *
+ * Return: as ehd__perf_open().
+ */
+int ehd__perf_open_view(struct ehd__perf_file *f, ehd__perf_view_fn view,
+			ehd__perf_source_fn fn, void *ctx, const char *name);
+
+/**
+ * ehd__perf_position() - the stream position of the next byte to read
+ * @f: the reader
+ */
+uint64_t ehd__perf_position(const struct ehd__perf_file *f);
 
 /**
  * ehd__perf_parse_sample() - parse a copy of a PERF_RECORD_SAMPLE again

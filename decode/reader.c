@@ -27,23 +27,53 @@
 
 #include "perf-file.h"
 #include "procs.h"
+#include "session-int.h"
 #include "threads.h"
 #include "tracefs-fields.h"
 
 /* Most record bytes held for sorting one round. */
 #define SORT_BYTES_MAX (64u << 20)
 
-/* A sample record held for sorting. */
+/* Runs of held records in time order tracked for a merge; past it, a sort. */
+#define RUNS_MAX 64
+/* Bytes of an arena chunk (a larger record gets a chunk of its own). */
+#define ARENA_CHUNK (4u << 20)
+/* Free chunks kept: memory given back would be faulted in again. */
+#define SPARE_CHUNKS 4
+
+/*
+ * Held records are copied into chunks and stay where they are until given
+ * out: a chunk goes when its last record has (no compaction, no copy).
+ */
+struct chunk {
+	struct chunk *next;	/* the free list */
+	size_t len, cap;
+	size_t live;		/* records in it not given out yet */
+	uint8_t data[];
+};
+
+/*
+ * A record held for sorting. A sample of a file in the host's byte order
+ * is parsed once, when held: what sample_event() needs is kept, its
+ * pointers as offsets in the record.
+ */
 struct held {
 	uint64_t time;
 	uint32_t type;		/* PERF_RECORD_* */
 	uint16_t misc;
+	bool parsed;		/* the sample fields below are set */
 	uint32_t cpu;
 	uint64_t fields;	/* the sample_id fields there are */
 	uint64_t seq;
 	uint64_t offset;
-	size_t at;		/* in the arena */
-	size_t size;		/* there, padded to 8 bytes */
+	const uint8_t *at;	/* the copy */
+	struct chunk *chunk;	/* ... and where it is */
+	size_t size;		/* its bytes, padded to 8 */
+	const struct ehd__perf_event_desc *desc;
+	uint32_t pid, tid;
+	uint32_t raw_off, raw_size;
+	uint32_t chain_off;
+	uint32_t chain_count;
 };
 
 struct ehd_reader {
@@ -67,19 +97,34 @@ struct ehd_reader {
 	size_t inherit_next;
 	struct held inherit_at;		/* time and cpu of the ProcessCreate */
 	bool inheriting;
+	/* the names of the thread of the last sample (names_gen) */
+	struct {
+		uint32_t pid, tid;
+		uint64_t gen;
+		const char *comm, *process;
+	} last_names;
 	/* sched_switch's event and fields, found once */
 	const struct ehd__perf_event_desc *switch_desc;
 	struct tep_format_field *switch_prev, *switch_next;
 
 	/* sorting */
-	struct ehd_buf arena;	/* copies of held records, 8-byte aligned */
+	struct chunk *cur;	/* where records are copied now */
+	struct chunk *spare;	/* free chunks kept for the next */
+	unsigned int nspare;
+	uint64_t held_bytes;	/* of the records held */
+	struct chunk *given;	/* of the record given out last: release */
+	uint64_t released;	/* of the session's stream, up to here */
 	struct held *held;
+	size_t first;		/* held[first..nheld) are held */
 	size_t nheld, held_cap, next_held, drain_end;
+	struct held *merged;	/* the merge's output, held_cap long */
+	size_t runs[RUNS_MAX];	/* where each run after the first starts */
+	size_t nruns;		/* RUNS_MAX + 1: too many, sort */
+	bool native;		/* the input is in the host's byte order */
 	uint64_t seq;
 	uint64_t max_time;	/* latest time held so far */
 	uint64_t round_limit;	/* latest time before the previous round */
 	bool have_limit;
-	struct ehd_buf spare;	/* the next arena, when compacting */
 	bool draining;		/* giving out the held records */
 	bool at_end;		/* the input has ended */
 
@@ -103,6 +148,7 @@ struct ehd_reader {
 
 static int fail(struct ehd_reader *r, int err, uint64_t off,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void free_chunks(struct ehd_reader *r);
 static int fail(struct ehd_reader *r, int err, uint64_t off,
 		const char *fmt, ...)
 {
@@ -164,9 +210,9 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 	ehd_enum_free(r->en);
 	ehd__threads_free(&r->threads);
 	ehd__procs_free(r->procs);
-	ehd__buf_free(&r->arena);
-	ehd__buf_free(&r->spare);
+	free_chunks(r);
 	free(r->held);
+	free(r->merged);
 	while (r->ntypes)
 		free(r->types[--r->ntypes]);	/* free(NULL) is fine */
 	free(r->types);
@@ -216,6 +262,7 @@ static int open_perf(struct ehd_reader *r, const uint8_t *pre, size_t npre,
 		return perf_fail(r, err);
 	r->kind = ehd__perf_session(r->perf)->pipe_mode ? EHD_INPUT_PERF_PIPE :
 							   EHD_INPUT_PERF;
+	r->native = !ehd__perf_session(r->perf)->big_endian == !ehd__host_big();
 	return 0;
 }
 
@@ -373,6 +420,11 @@ static ssize_t session_source(void *ctx, void *buf, size_t n)
 	return ehd_session_read(ctx, buf, n);
 }
 
+static int session_view(void *ctx, const void **p, size_t *n)
+{
+	return ehd__session_view(ctx, p, n);
+}
+
 EHD_API int ehd_reader_open_session(struct ehd_reader *r,
 				    struct ehd_session *s)
 {
@@ -384,11 +436,13 @@ EHD_API int ehd_reader_open_session(struct ehd_reader *r,
 	err = ehd__perf_new(&r->perf);
 	if (!r->name || err)
 		return fail(r, -ENOMEM, 0, "out of memory");
-	err = ehd__perf_open_source(r->perf, session_source, s, r->name);
+	err = ehd__perf_open_view(r->perf, session_view, session_source, s,
+				  r->name);
 	if (err)
 		return perf_fail(r, err);
 	r->session = s;
 	r->kind = EHD_INPUT_SESSION;
+	r->native = !ehd__perf_session(r->perf)->big_endian == !ehd__host_big();
 	return 0;
 }
 
@@ -490,6 +544,27 @@ static int identify(struct ehd_reader *r, struct ehd_event *ev,
 static bool system_sample(struct ehd_reader *r,
 			  const struct ehd__perf_sample *s);
 
+/*
+ * The names of the thread and process of @ev (pid, tid set), kept from
+ * the sample before while none changed; the writers' key to them.
+ */
+static void thread_names(struct ehd_reader *r, struct ehd_event *ev)
+{
+	uint64_t gen = r->threads.gen | 1ull << 63;
+
+	if (r->last_names.tid != ev->tid || r->last_names.pid != ev->pid ||
+	    r->last_names.gen != gen) {
+		r->last_names.tid = ev->tid;
+		r->last_names.pid = ev->pid;
+		r->last_names.gen = gen;
+		r->last_names.comm = ehd__threads_name(&r->threads, ev->tid);
+		r->last_names.process = ehd__threads_name(&r->threads, ev->pid);
+	}
+	ev->comm = r->last_names.comm;
+	ev->process = r->last_names.process;
+	r->internal.names_gen = gen;
+}
+
 /* The event of sample @s; false when it gives none (EHD_READER_SYSTEM). */
 static bool sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 			 uint64_t offset)
@@ -522,8 +597,7 @@ static bool sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 		ev->context |= EHD_CTX_PID;
 		ev->pid = s->pid;
 		ev->tid = s->tid;
-		ev->comm = ehd__threads_name(&r->threads, s->tid);
-		ev->process = ehd__threads_name(&r->threads, s->pid);
+		thread_names(r, ev);
 	}
 	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
 		ev->context |= EHD_CTX_CALLCHAIN;
@@ -542,7 +616,7 @@ static bool sample_event(struct ehd_reader *r, const struct ehd__perf_sample *s,
 		return ev->kind == EHD_EVENT_SAMPLE;
 	ev->tep_event = d->tep_event;
 	ev->tracepoint = d->tp_name ? d->tp_name : "";
-	ev->tracepoint_len = strlen(ev->tracepoint);
+	ev->tracepoint_len = d->tp_name ? d->tp_name_len : 0;
 	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size &&
 	    !identify(r, ev, raw + d->eh_offset,
 		      s->raw_size - (uint32_t)d->eh_offset))
@@ -633,8 +707,7 @@ static bool system_sample(struct ehd_reader *r,
 	ev->pid = ehd__threads_pid(&r->threads, ev->tid);
 	if (!ev->pid)
 		ev->pid = ev->tid;
-	ev->comm = ehd__threads_name(&r->threads, ev->tid);
-	ev->process = ehd__threads_name(&r->threads, ev->pid);
+	thread_names(r, ev);
 	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
 	ev->callchain = stack;
 	ev->callchain_count = n;
@@ -820,10 +893,150 @@ static int cmp_held(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Keep the parsed fields of sample @rec (pointers as offsets) in @h. */
+static void keep_parse(struct held *h, const struct ehd__perf_record *rec)
+{
+	const struct ehd__perf_sample *sm = &rec->sample;
+	const uint8_t *base = rec->data;
+
+	h->parsed = true;
+	h->desc = sm->desc;
+	h->pid = sm->pid;
+	h->tid = sm->tid;
+	h->raw_off = sm->raw ? (uint32_t)((const uint8_t *)sm->raw - base) : 0;
+	h->raw_size = sm->raw ? sm->raw_size : 0;
+	h->chain_off = sm->callchain ?
+		       (uint32_t)((const uint8_t *)sm->callchain - base) : 0;
+	h->chain_count = (uint32_t)sm->callchain_count;
+}
+
+/* The sample @h kept, in r->sample, its pointers into the copy. */
+static void held_sample(struct ehd_reader *r, const struct held *h)
+{
+	struct ehd__perf_sample *sm = &r->sample;
+	const uint8_t *base = h->at;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->fields = h->fields;
+	sm->desc = h->desc;
+	sm->time = h->time;
+	sm->cpu = h->cpu;
+	sm->pid = h->pid;
+	sm->tid = h->tid;
+	if (h->raw_off) {
+		sm->raw = base + h->raw_off;
+		sm->raw_size = h->raw_size;
+	}
+	if (h->chain_off) {
+		sm->callchain = (const uint64_t *)(const void *)(base +
+								 h->chain_off);
+		sm->callchain_count = h->chain_count;
+	}
+}
+
+/* A chunk none of whose records is held: kept for the next, or freed. */
+static void retire(struct ehd_reader *r, struct chunk *c)
+{
+	if (r->nspare < SPARE_CHUNKS && c->cap == ARENA_CHUNK) {
+		c->next = r->spare;
+		r->spare = c;
+		r->nspare++;
+		return;
+	}
+	free(c);
+}
+
+/* Room for @size bytes in a chunk: the current one, or another. */
+static struct chunk *chunk_for(struct ehd_reader *r, size_t size)
+{
+	struct chunk *c = r->cur, *old = r->cur;
+	size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+	if (c && c->cap - c->len >= size)
+		return c;
+	if (c && !c->live && c->cap >= size) {
+		c->len = 0;	/* nothing in it is held: start it again */
+		return c;
+	}
+	if (r->spare && r->spare->cap >= size) {
+		c = r->spare;
+		r->spare = c->next;
+		r->nspare--;
+	} else {
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+	}
+	c->len = 0;
+	c->live = 0;
+	r->cur = c;
+	if (old && !old->live)
+		retire(r, old);
+	return c;
+}
+
+/* A record of chunk @c is no more held: the chunk may go. */
+static void release(struct ehd_reader *r, struct chunk *c)
+{
+	if (!--c->live && c != r->cur)
+		retire(r, c);
+}
+
+/* The session's stream is not needed before @pos (all was given out). */
+static void release_stream(struct ehd_reader *r, uint64_t pos)
+{
+	ehd__session_release(r->session, pos);
+	r->released = pos;
+}
+
+/* The record of the event given out last is not needed any more. */
+static void release_given(struct ehd_reader *r)
+{
+	if (r->given) {
+		release(r, r->given);
+		r->given = NULL;
+	}
+}
+
+static void free_chunks(struct ehd_reader *r)
+{
+	size_t i;
+
+	release_given(r);
+	for (i = r->first; i < r->nheld; i++)
+		if (r->held[i].chunk) {
+			release(r, r->held[i].chunk);
+			r->held[i].chunk = NULL;
+		}
+	free(r->cur);
+	while (r->spare) {
+		struct chunk *c = r->spare;
+
+		r->spare = c->next;
+		free(c);
+	}
+	r->cur = NULL;
+	r->nspare = 0;
+}
+
 static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 {
+	size_t size = ((size_t)rec->size + 7) & ~(size_t)7;
+	struct chunk *c;
 	struct held *h;
 
+	if (r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
+		/* Full, the first half given out: move the rest down. */
+		size_t k;
+
+		memmove(r->held, r->held + r->first,
+			(r->nheld - r->first) * sizeof(*r->held));
+		for (k = 0; k < r->nruns && k < RUNS_MAX; k++)
+			r->runs[k] -= r->first;
+		r->nheld -= r->first;
+		r->first = 0;
+	}
 	if (r->nheld == r->held_cap) {
 		size_t cap = r->held_cap ? 2 * r->held_cap : 1024;
 
@@ -831,7 +1044,22 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 		if (!h)
 			return fail(r, -ENOMEM, rec->offset, "out of memory");
 		r->held = h;
+		h = realloc(r->merged, cap * sizeof(*h));
+		if (!h)
+			return fail(r, -ENOMEM, rec->offset, "out of memory");
+		r->merged = h;
 		r->held_cap = cap;
+	}
+	c = rec->flags & EHD__PERF_REC_BORROWED ? r->cur : chunk_for(r, size);
+	if (!c && !(rec->flags & EHD__PERF_REC_BORROWED))
+		return fail(r, -ENOMEM, rec->offset, "out of memory");
+	/* A record older than the one before starts a new run. */
+	if (r->nheld > r->first &&
+	    rec->sample.time < r->held[r->nheld - 1].time &&
+	    r->nruns <= RUNS_MAX) {
+		if (r->nruns < RUNS_MAX)
+			r->runs[r->nruns] = r->nheld;
+		r->nruns++;
 	}
 	h = &r->held[r->nheld++];
 	h->type = rec->type;
@@ -843,14 +1071,61 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 		r->max_time = h->time;
 	h->seq = r->seq++;
 	h->offset = rec->offset;
-	h->at = r->arena.len;
-	ehd__buf_put(&r->arena, rec->data, rec->size);
-	while (r->arena.len & 7)
-		ehd__buf_putc(&r->arena, 0);
-	h->size = r->arena.len - h->at;
-	if (r->arena.err)
-		return fail(r, -ENOMEM, rec->offset, "out of memory");
+	h->parsed = false;
+	if (rec->type == PERF_RECORD_SAMPLE && r->native &&
+	    !(rec->flags & EHD__PERF_REC_DECOMPRESSED))
+		keep_parse(h, rec);
+	h->size = size;
+	r->held_bytes += size;
+	if (rec->flags & EHD__PERF_REC_BORROWED) {
+		/* Where the session has it, until released (keep_rest()). */
+		h->at = rec->data;
+		h->chunk = NULL;
+		return 0;
+	}
+	h->at = c->data + c->len;
+	h->chunk = c;
+	memcpy(c->data + c->len, rec->data, rec->size);
+	c->len += size;
+	c->live++;
 	return 0;
+}
+
+/*
+ * Put the held records in time order (arrival order for equal times).
+ * Each run is in order already (a ring's records mostly are): a few runs
+ * are merged, many sorted.
+ */
+static void order_held(struct ehd_reader *r)
+{
+	size_t pos[RUNS_MAX + 1], end[RUNS_MAX + 1], k, n = 0, i, best;
+	struct held *t;
+
+	if (!r->nruns)
+		return;
+	if (r->nruns > RUNS_MAX) {
+		qsort(r->held + r->first, r->nheld - r->first, sizeof(*r->held),
+		      cmp_held);
+		r->nruns = 0;
+		return;
+	}
+	pos[0] = n = r->first;
+	for (k = 0; k < r->nruns; k++)
+		end[k] = pos[k + 1] = r->runs[k];
+	end[r->nruns] = r->nheld;
+	while (n < r->nheld) {
+		best = RUNS_MAX + 1;
+		for (i = 0; i <= r->nruns; i++)
+			if (pos[i] < end[i] &&
+			    (best > RUNS_MAX ||
+			     r->held[pos[i]].time < r->held[pos[best]].time))
+				best = i;
+		r->merged[n++] = r->held[pos[best]++];
+	}
+	t = r->held;
+	r->held = r->merged;
+	r->merged = t;
+	r->nruns = 0;
 }
 
 /*
@@ -862,68 +1137,76 @@ static void start_drain(struct ehd_reader *r, bool all, uint64_t limit)
 {
 	size_t n = r->nheld;
 
-	qsort(r->held, r->nheld, sizeof(*r->held), cmp_held);
+	order_held(r);
 	if (!all)
-		while (n > 0 && r->held[n - 1].time > limit)
+		while (n > r->first && r->held[n - 1].time > limit)
 			n--;
-	r->next_held = 0;
+	r->next_held = r->first;
 	r->drain_end = n;
 	r->draining = true;
 }
 
-/* Keep the samples not given out: at the front, in a compacted arena. */
-static int keep_rest(struct ehd_reader *r)
+/*
+ * Keep the samples not given out, at the front (they stay where they
+ * are); a live session may free what is before the oldest of them.
+ */
+static void keep_rest(struct ehd_reader *r)
 {
-	size_t i, k = 0;
-	struct ehd_buf t;
+	uint64_t pos;
+	size_t i;
 
-	r->spare.len = 0;
-	for (i = r->drain_end; i < r->nheld; i++) {
-		struct held h = r->held[i];
-
-		ehd__buf_put(&r->spare, r->arena.p + h.at, h.size);
-		h.at = r->spare.len - h.size;
-		r->held[k++] = h;
-	}
-	if (r->spare.err)
-		return fail(r, -ENOMEM, 0, "out of memory");
-	t = r->arena;
-	r->arena = r->spare;
-	r->spare = t;
-	r->nheld = k;
-	return 0;
+	r->first = r->drain_end;
+	if (r->first == r->nheld)
+		r->first = r->nheld = 0;
+	if (!r->session)
+		return;
+	pos = ehd__perf_position(r->perf);
+	for (i = r->first; i < r->nheld; i++)
+		if (!r->held[i].chunk && r->held[i].offset < pos)
+			pos = r->held[i].offset;
+	release_stream(r, pos);
 }
 
 /* The next held sample, or 0 when all those due are out; names applied. */
 static int drain(struct ehd_reader *r)
 {
-	const struct held *h;
+	struct held *h;
 	int err;
 
 	for (;;) {
 		if (r->next_held == r->drain_end) {
 			r->draining = false;
-			return keep_rest(r);
+			keep_rest(r);
+			return 0;
 		}
 		h = &r->held[r->next_held++];
+		r->held_bytes -= h->size;
+		r->given = h->chunk;	/* released at the next call */
+		h->chunk = NULL;
 		if (task_record(r, h->type)) {
-			if (apply_task(r, h, r->arena.p + h->at, h->size))
+			if (apply_task(r, h, h->at, h->size))
 				return 1;
+			release_given(r);
 			continue;
 		}
-		err = ehd__perf_parse_sample(r->perf, r->arena.p + h->at,
-					     h->offset, &r->sample);
-		if (err)
-			return perf_fail(r, err);
+		if (h->parsed) {
+			held_sample(r, h);
+		} else {
+			err = ehd__perf_parse_sample(r->perf, h->at, h->offset,
+						     &r->sample);
+			if (err)
+				return perf_fail(r, err);
+		}
 		if (sample_event(r, &r->sample, h->offset))
 			return 1;
+		release_given(r);
 	}
 }
 
 /* A FINISHED_ROUND record: give out what is complete. */
 static void end_round(struct ehd_reader *r)
 {
-	if (r->nheld && r->have_limit)
+	if (r->nheld > r->first && r->have_limit)
 		start_drain(r, false, r->round_limit);
 	r->round_limit = r->max_time;
 	r->have_limit = true;
@@ -935,6 +1218,11 @@ static int perf_next(struct ehd_reader *r)
 	bool sort = r->flags & EHD_READER_SORT_TIME;
 	int ret;
 
+	release_given(r);
+	/* Nothing held (no sorting, or between rounds): let it all go. */
+	if (r->session && r->nheld == r->first &&
+	    ehd__perf_position(r->perf) - r->released >= (1u << 20))
+		release_stream(r, ehd__perf_position(r->perf));
 	for (;;) {
 		if (r->inheriting && inherited_mapping(r))
 			return 1;
@@ -952,7 +1240,7 @@ static int perf_next(struct ehd_reader *r)
 			return perf_fail(r, ret);
 		if (!ret) {
 			r->at_end = true;
-			if (r->nheld)
+			if (r->nheld > r->first)
 				start_drain(r, true, 0);
 			continue;
 		}
@@ -997,7 +1285,7 @@ static int perf_next(struct ehd_reader *r)
 		ret = hold(r, rec);
 		if (ret)
 			return ret;
-		if (r->arena.len >= SORT_BYTES_MAX) {
+		if (r->held_bytes >= SORT_BYTES_MAX) {
 			r->stats.early_flushes++;
 			start_drain(r, true, 0);
 		}

@@ -16,4 +16,17 @@
  */
 bool ehd__session_eh_name(const char *name, size_t *provider_len);
 
+struct ehd_session;
+
+/*
+ * ehd__session_view() - the stream read where it is (see ehd__spool_view()
+ * and ehd__perf_view_fn): 1 with bytes at *@p, 0 at the end, -EAGAIN,
+ * -ENODATA (read them with ehd_session_read()), or a failure (said by
+ * ehd_session_error())
+ */
+int ehd__session_view(struct ehd_session *s, const void **p, size_t *n);
+
+/* ehd__session_release() - no byte of the stream before @pos is needed. */
+void ehd__session_release(struct ehd_session *s, uint64_t pos);
+
 #endif /* EHD_SESSION_INT_H */

@@ -1348,6 +1348,31 @@ EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
 	return n;
 }
 
+int ehd__session_view(struct ehd_session *s, const void **p, size_t *n)
+{
+	int err;
+
+	if (s->state == NEW || !s->spool)
+		return fail(s, -EINVAL, "the session gives no stream");
+	err = rescan(s);
+	if (err)
+		return err;
+	err = ehd__spool_view(s->spool, p, n);
+	if (!err)
+		s->ended = true;
+	if (err == -EAGAIN && s->sink.err)
+		return sink_fail(s);
+	if (err < 0 && err != -EAGAIN && err != -ENODATA)
+		return fail(s, err, "spool: %s", strerror(-err));
+	return err;
+}
+
+void ehd__session_release(struct ehd_session *s, uint64_t pos)
+{
+	if (s->spool)
+		ehd__spool_release(s->spool, pos);
+}
+
 /* ---- the end ------------------------------------------------------------------- */
 
 /*

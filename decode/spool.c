@@ -3,12 +3,12 @@
  * spool.c - the bounded queue between a live session's drain thread and
  * its consumer (see spool.h)
  *
- * The queue is a list of chunks, oldest first. A memory chunk holds up to
- * EHD__SPOOL_CHUNK bytes; a file chunk is a range of the temporary file,
- * as long as the producer keeps appending to it. The producer only writes
- * into the last chunk, the consumer only reads and frees the first ones,
- * so the bytes are copied outside the lock; the lock guards the list, the
- * committed lengths and the counts.
+ * The queue is a list of chunks, oldest first. A memory chunk holds the
+ * bytes of whole puts; a file chunk is a range of the temporary file, as
+ * long as the producer keeps appending to it. The producer only writes
+ * into the last chunk; the consumer reads from a chunk (rd) and frees
+ * those before it once released, so the bytes are copied outside the
+ * lock. The lock guards the list, the committed lengths and the counts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,16 +22,15 @@
 
 #include "spool.h"
 
-/* Free memory chunks kept for reuse. */
-#define SPARE_MAX 2
-
 struct chunk {
 	struct chunk *next;
 	uint8_t *mem;		/* NULL for a file chunk */
+	size_t cap;		/* of @mem */
 	uint64_t file_off;	/* file chunk: where its bytes start */
+	uint64_t start;		/* the stream position of its first byte */
 	size_t len;		/* bytes put */
 	size_t committed;	/* bytes the consumer may read */
-	size_t pos;		/* bytes read */
+	size_t pos;		/* bytes read or viewed */
 };
 
 struct ehd__spool {
@@ -41,13 +40,20 @@ struct ehd__spool {
 	bool consumer_waiting;
 	bool producer_waiting;
 
-	struct chunk *head;	/* the consumer's */
+	struct chunk *head;	/* the oldest chunk not freed */
+	struct chunk *rd;	/* the chunk the consumer reads */
 	struct chunk *tail;	/* the producer's */
 	struct chunk *uncommitted;	/* first chunk with bytes to commit */
-	struct chunk *spare;	/* free memory chunks */
-	size_t nspare;
-	size_t mem_chunks;	/* memory chunks in the list */
-	size_t mem_max_chunks;	/* SIZE_MAX once unbound */
+	/*
+	 * Free chunks of EHD__SPOOL_CHUNK bytes, kept (within the bound):
+	 * memory given back to the system would have to be faulted in
+	 * again, page by page, for the next.
+	 */
+	struct chunk *spare;
+	size_t spare_bytes;
+	size_t mem_bytes;	/* of the memory chunks in the list */
+	size_t mem_max;		/* SIZE_MAX once unbound */
+	bool viewed;		/* release is the consumer's to say */
 
 	const char *dir;	/* NULL: no file */
 	char *dir_copy;
@@ -72,9 +78,7 @@ int ehd__spool_new(struct ehd__spool **sp, size_t mem_max, uint64_t disk_max,
 	if (!s)
 		return -ENOMEM;
 	s->file = -1;
-	s->mem_max_chunks = mem_max / EHD__SPOOL_CHUNK;
-	if (s->mem_max_chunks < 1)
-		s->mem_max_chunks = 1;
+	s->mem_max = mem_max < EHD__SPOOL_CHUNK ? EHD__SPOOL_CHUNK : mem_max;
 	if (disk_dir && disk_max) {
 		s->dir_copy = strdup(disk_dir);
 		if (!s->dir_copy) {
@@ -146,13 +150,13 @@ size_t ehd__spool_room(struct ehd__spool *s)
 	uint64_t room;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->mem_max_chunks == SIZE_MAX) {
+	if (s->mem_max == SIZE_MAX) {
 		pthread_mutex_unlock(&s->lock);
-		return SIZE_MAX;
+		return s->err ? 0 : SIZE_MAX;
 	}
-	room = (uint64_t)(s->mem_max_chunks - s->mem_chunks) * EHD__SPOOL_CHUNK;
+	room = s->mem_bytes < s->mem_max ? s->mem_max - s->mem_bytes : 0;
 	if (s->tail && s->tail->mem)
-		room += EHD__SPOOL_CHUNK - s->tail->len;
+		room += s->tail->cap - s->tail->len;
 	if (s->tail && !s->tail->mem)
 		room += s->disk_max - (s->tail->file_off + s->tail->len);
 	else
@@ -166,7 +170,7 @@ size_t ehd__spool_room(struct ehd__spool *s)
 void ehd__spool_unbound(struct ehd__spool *s)
 {
 	pthread_mutex_lock(&s->lock);
-	s->mem_max_chunks = SIZE_MAX;
+	s->mem_max = SIZE_MAX;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -174,47 +178,51 @@ void ehd__spool_unbound(struct ehd__spool *s)
 static void link_chunk(struct ehd__spool *s, struct chunk *c)
 {
 	pthread_mutex_lock(&s->lock);
+	c->start = s->tail ? s->tail->start + s->tail->len : 0;
 	if (s->tail)
 		s->tail->next = c;
 	else
-		s->head = c;
+		s->head = s->rd = c;
 	s->tail = c;
 	if (!s->uncommitted)
 		s->uncommitted = c;
 	if (c->mem) {
-		s->mem_chunks++;
-		if (s->mem_chunks * (uint64_t)EHD__SPOOL_CHUNK > s->st.mem_peak)
-			s->st.mem_peak = s->mem_chunks *
-					 (uint64_t)EHD__SPOOL_CHUNK;
+		s->mem_bytes += c->cap;
+		if (s->mem_bytes > s->st.mem_peak)
+			s->st.mem_peak = s->mem_bytes;
 	} else {
 		s->file_chunks++;
 	}
 	pthread_mutex_unlock(&s->lock);
 }
 
-static struct chunk *new_mem_chunk(struct ehd__spool *s)
+/* A memory chunk for a put of @n bytes, within the bound; or NULL. */
+static struct chunk *new_mem_chunk(struct ehd__spool *s, size_t n)
 {
+	size_t cap = n > EHD__SPOOL_CHUNK ? n : EHD__SPOOL_CHUNK;
 	struct chunk *c = NULL;
-	size_t n;
+	bool ok;
 
 	pthread_mutex_lock(&s->lock);
-	n = s->mem_chunks;
-	if (n < s->mem_max_chunks && s->spare) {
+	ok = s->mem_max == SIZE_MAX ||
+	     (s->mem_bytes <= s->mem_max && cap <= s->mem_max - s->mem_bytes);
+	if (ok && cap == EHD__SPOOL_CHUNK && s->spare) {
 		c = s->spare;
 		s->spare = c->next;
-		s->nspare--;
+		s->spare_bytes -= c->cap;
 	}
 	pthread_mutex_unlock(&s->lock);
-	if (n >= s->mem_max_chunks)
+	if (!ok)
 		return NULL;
 	if (!c) {
 		c = calloc(1, sizeof(*c));
 		if (c)
-			c->mem = malloc(EHD__SPOOL_CHUNK);
+			c->mem = malloc(cap);
 		if (!c || !c->mem) {
 			free(c);
 			return NULL;	/* as if full: the file or the ring */
 		}
+		c->cap = cap;
 	}
 	c->next = NULL;
 	c->len = c->committed = c->pos = 0;
@@ -241,7 +249,8 @@ static int open_file(struct ehd__spool *s)
 	return 0;
 }
 
-static struct chunk *new_file_chunk(struct ehd__spool *s)
+/* A file chunk with room for @n bytes, or NULL (nothing changed). */
+static struct chunk *new_file_chunk(struct ehd__spool *s, size_t n)
 {
 	struct chunk *c;
 	size_t files;
@@ -255,7 +264,7 @@ static struct chunk *new_file_chunk(struct ehd__spool *s)
 		if (ftruncate(s->file, 0))
 			return NULL;
 	}
-	if (!disk_room(s))
+	if (disk_room(s) < n)
 		return NULL;
 	if (s->file < 0) {
 		int err = open_file(s);
@@ -273,24 +282,31 @@ static struct chunk *new_file_chunk(struct ehd__spool *s)
 	return c;
 }
 
-static int put_file(struct ehd__spool *s, struct chunk *c, const uint8_t *p,
-		    size_t n)
+static int put_file(struct ehd__spool *s, struct chunk *c,
+		    const struct iovec *iov, int niov)
 {
 	uint64_t off = c->file_off + c->len, start = off;
+	const uint8_t *p;
+	size_t n;
 	ssize_t k;
+	int i;
 
-	while (n) {
-		k = pwrite(s->file, p, n, (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			s->err = k < 0 ? -errno : -EIO;
-			return s->err;
+	for (i = 0; i < niov; i++) {
+		p = iov[i].iov_base;
+		n = iov[i].iov_len;
+		while (n) {
+			k = pwrite(s->file, p, n, (off_t)off);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				s->err = k < 0 ? -errno : -EIO;
+				return s->err;
+			}
+			p += k;
+			n -= (size_t)k;
+			off += (uint64_t)k;
+			c->len += (size_t)k;
 		}
-		p += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-		c->len += (size_t)k;
 	}
 	s->file_end = off;
 	pthread_mutex_lock(&s->lock);
@@ -301,55 +317,51 @@ static int put_file(struct ehd__spool *s, struct chunk *c, const uint8_t *p,
 	return 0;
 }
 
-int ehd__spool_put(struct ehd__spool *s, const void *p, size_t n)
+static int refused(struct ehd__spool *s)
 {
-	const uint8_t *b = p;
-	struct chunk *c;
-	size_t k;
-	int err;
+	pthread_mutex_lock(&s->lock);
+	s->st.refused++;
+	pthread_mutex_unlock(&s->lock);
+	return s->err ? s->err : -ENOSPC;
+}
 
-	while (n) {
-		if (s->err)
-			return s->err;
-		c = s->tail;
-		if (c && c->mem && c->len < EHD__SPOOL_CHUNK) {
-			k = EHD__SPOOL_CHUNK - c->len;
-			if (k > n)
-				k = n;
-			memcpy(c->mem + c->len, b, k);
-			c->len += k;
-			b += k;
-			n -= k;
-			continue;
-		}
-		c = new_mem_chunk(s);
-		if (c)
-			continue;
-		c = s->tail;
-		if (!c || c->mem)
-			c = new_file_chunk(s);
-		if (!c) {
-			pthread_mutex_lock(&s->lock);
-			s->st.refused++;
-			pthread_mutex_unlock(&s->lock);
-			return s->err ? s->err : -ENOSPC;
-		}
-		k = disk_room(s);
-		if (k > n)
-			k = n;
-		if (!k) {
-			pthread_mutex_lock(&s->lock);
-			s->st.refused++;
-			pthread_mutex_unlock(&s->lock);
-			return -ENOSPC;
-		}
-		err = put_file(s, c, b, k);
-		if (err)
-			return err;
-		b += k;
-		n -= k;
+static void copy_in(struct chunk *c, const struct iovec *iov, int niov)
+{
+	int i;
+
+	for (i = 0; i < niov; i++) {
+		memcpy(c->mem + c->len, iov[i].iov_base, iov[i].iov_len);
+		c->len += iov[i].iov_len;
 	}
-	return 0;
+}
+
+int ehd__spool_put(struct ehd__spool *s, const struct iovec *iov, int niov)
+{
+	struct chunk *c = s->tail;
+	size_t n = 0;
+	int i;
+
+	if (s->err)
+		return s->err;
+	for (i = 0; i < niov; i++)
+		n += iov[i].iov_len;
+	if (!n)
+		return 0;
+	if (c && c->mem && c->cap - c->len >= n) {
+		copy_in(c, iov, niov);
+		return 0;
+	}
+	c = new_mem_chunk(s, n);
+	if (c) {
+		copy_in(c, iov, niov);
+		return 0;
+	}
+	c = s->tail;
+	if (!c || c->mem)
+		c = new_file_chunk(s, n);
+	if (!c || disk_room(s) < n)
+		return refused(s);
+	return put_file(s, c, iov, niov);
 }
 
 /* Under the lock: commit what was put; wake the consumer. */
@@ -411,68 +423,99 @@ void ehd__spool_wait_room(struct ehd__spool *s, int timeout_ms)
 
 /* ---- consumer ---- */
 
-/* Under the lock: drop the first chunk, read to its end. */
-static void pop_locked(struct ehd__spool *s)
+/* Under the lock: free the chunks wholly before @pos and read. */
+static void release_locked(struct ehd__spool *s, uint64_t pos)
 {
-	struct chunk *c = s->head;
+	struct chunk *c;
+	bool freed = false;
 
-	s->head = c->next;
-	if (s->uncommitted == c)
-		s->uncommitted = c->next;
-	if (c->mem) {
-		s->mem_chunks--;
-		if (s->nspare < SPARE_MAX) {
-			c->next = s->spare;
-			s->spare = c;
-			s->nspare++;
-			c = NULL;
+	while ((c = s->head) && c != s->rd && c->start + c->len <= pos) {
+		s->head = c->next;
+		if (s->uncommitted == c)
+			s->uncommitted = c->next;
+		if (c->mem) {
+			s->mem_bytes -= c->cap;
+			if (c->cap == EHD__SPOOL_CHUNK &&
+			    s->mem_bytes + s->spare_bytes + c->cap <= s->mem_max) {
+				c->next = s->spare;
+				s->spare = c;
+				s->spare_bytes += c->cap;
+				c = NULL;
+			}
+		} else {
+			s->file_chunks--;
 		}
-	} else {
-		s->file_chunks--;
+		free_chunk(c);
+		freed = true;
 	}
-	free_chunk(c);
-	if (s->producer_waiting)
+	if (freed && s->producer_waiting)
 		pthread_cond_signal(&s->room_cv);
+}
+
+void ehd__spool_release(struct ehd__spool *s, uint64_t pos)
+{
+	pthread_mutex_lock(&s->lock);
+	release_locked(s, pos);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * Under the lock: the chunk to read next (rd moved past those read to
+ * their end that the producer has left), or NULL when nothing is
+ * committed now.
+ */
+static struct chunk *next_locked(struct ehd__spool *s)
+{
+	struct chunk *c = s->rd;
+
+	while (c && c->pos == c->len && c->committed == c->len && c->next) {
+		c = s->rd = c->next;
+		if (!s->viewed)
+			release_locked(s, c->start);
+	}
+	return c && c->pos < c->committed ? c : NULL;
+}
+
+/* Nothing to take: the end, or wait (see commit_locked()). */
+static int empty(struct ehd__spool *s)
+{
+	uint64_t drain;
+	int ret;
+
+	if (s->closed) {
+		ret = s->close_err;
+		pthread_mutex_unlock(&s->lock);
+		return ret;
+	}
+	pthread_mutex_unlock(&s->lock);
+	/* Reset the wake-up, then say we wait, then look once more. */
+	if (read(s->efd, &drain, sizeof(drain)) < 0)
+		(void)0;	/* EAGAIN: it was not set */
+	pthread_mutex_lock(&s->lock);
+	if (!s->closed && !next_locked(s)) {
+		s->consumer_waiting = true;
+		pthread_mutex_unlock(&s->lock);
+		return -EAGAIN;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return 1;	/* look again */
 }
 
 ssize_t ehd__spool_read(struct ehd__spool *s, void *buf, size_t n)
 {
 	struct chunk *c;
-	uint64_t drain;
 	size_t avail, pos;
 	ssize_t k;
 	int ret;
 
-	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		c = s->head;
-		if (!c || c->pos < c->committed)
-			break;
-		/* Read to its end: a chunk the producer has left goes. */
-		if (!c->next || c->committed < c->len)
-			break;
-		pop_locked(s);
-	}
-	if (!c || c->pos == c->committed) {
-		if (s->closed) {
-			ret = s->close_err;
-			pthread_mutex_unlock(&s->lock);
-			return ret;
-		}
-		pthread_mutex_unlock(&s->lock);
-		/* Reset the wake-up, then say we wait (see commit_locked()). */
-		if (read(s->efd, &drain, sizeof(drain)) < 0)
-			(void)0;	/* EAGAIN: it was not set */
 		pthread_mutex_lock(&s->lock);
-		c = s->head;
-		if (!s->closed && (!c || c->pos == c->committed) &&
-		    !(c && c->next && c->committed == c->len)) {
-			s->consumer_waiting = true;
-			pthread_mutex_unlock(&s->lock);
-			return -EAGAIN;
-		}
-		pthread_mutex_unlock(&s->lock);
-		return ehd__spool_read(s, buf, n);
+		c = next_locked(s);
+		if (c)
+			break;
+		ret = empty(s);
+		if (ret <= 0)
+			return ret;
 	}
 	avail = c->committed - c->pos;
 	pos = c->pos;
@@ -497,10 +540,38 @@ ssize_t ehd__spool_read(struct ehd__spool *s, void *buf, size_t n)
 	c->pos += (size_t)k;
 	s->pending -= (uint64_t)k;
 	s->st.out += (uint64_t)k;
-	if (c->pos == c->len && c->next && c->committed == c->len)
-		pop_locked(s);
+	if (!s->viewed)
+		next_locked(s);
 	pthread_mutex_unlock(&s->lock);
 	return k;
+}
+
+int ehd__spool_view(struct ehd__spool *s, const void **p, size_t *n)
+{
+	struct chunk *c;
+	int ret;
+
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		s->viewed = true;
+		c = next_locked(s);
+		if (c)
+			break;
+		ret = empty(s);
+		if (ret <= 0)
+			return ret;
+	}
+	if (!c->mem) {
+		pthread_mutex_unlock(&s->lock);
+		return -ENODATA;
+	}
+	*p = c->mem + c->pos;
+	*n = c->committed - c->pos;
+	c->pos = c->committed;
+	s->pending -= *n;
+	s->st.out += *n;
+	pthread_mutex_unlock(&s->lock);
+	return 1;
 }
 
 int ehd__spool_fd(const struct ehd__spool *s)

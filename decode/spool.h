@@ -5,15 +5,15 @@
  * private)
  *
  * One producer appends bytes, one consumer takes them in the same order.
- * Bytes wait in memory, in chunks of EHD__SPOOL_CHUNK bytes, up to a
- * bound; past it, when a folder for it was given, in a temporary file
- * there (unlinked: it goes away with the process), up to a second bound.
- * Beyond both the producer is refused, and leaves its data where it was
- * (in the kernel's ring, which then counts what it drops).
+ * Bytes wait in memory, in chunks, up to a bound; past it, when a folder
+ * for it was given, in a temporary file there (unlinked: it goes away with
+ * the process), up to a second bound. Beyond both the producer is refused,
+ * and leaves its data where it was (in the kernel's ring, which then
+ * counts what it drops).
  *
  *	producer (drain thread)			consumer
  *	ehd__spool_room(sp)			ehd__spool_read(sp, buf, n)
- *	ehd__spool_put(sp, p, n) ...		   -EAGAIN: ehd__spool_wait()
+ *	ehd__spool_put(sp, p, n) ...		   -EAGAIN: poll ehd__spool_fd()
  *	ehd__spool_commit(sp)			   0: the end
  *	...
  *	ehd__spool_close(sp)
@@ -22,6 +22,14 @@
  * producer can make a group of puts (a pass over the rings) visible at
  * once. Commit and close wake a waiting consumer through a descriptor it
  * can poll (ehd__spool_fd()), so that its wait also ends on a signal.
+ *
+ * The bytes of one put are never split between two chunks: a producer
+ * that puts whole records gets whole records in each chunk. A consumer
+ * may then read them where they are, without a copy: ehd__spool_view()
+ * gives the next bytes of a memory chunk and ehd__spool_release() says
+ * when the bytes before a position are not needed any more. Bytes that
+ * waited in the file are read with ehd__spool_read() (a copy). Until the
+ * first view, what is read is released at once.
  */
 #ifndef EHD_SPOOL_H
 #define EHD_SPOOL_H
@@ -30,8 +38,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
-/* Bytes of a memory chunk. */
+/* Bytes of a memory chunk (a larger put gets a chunk of its size). */
 #define EHD__SPOOL_CHUNK (1u << 20)
 
 struct ehd__spool;
@@ -39,7 +48,7 @@ struct ehd__spool;
 /*
  * struct ehd__spool_stats - what the spool held
  * @in: bytes put and committed
- * @out: bytes read
+ * @out: bytes read or viewed
  * @mem_peak: most bytes of memory chunks in use at once
  * @disk: bytes that went through the file
  * @disk_peak: the file's largest size
@@ -87,16 +96,17 @@ size_t ehd__spool_room(struct ehd__spool *sp);
 void ehd__spool_unbound(struct ehd__spool *sp);
 
 /**
- * ehd__spool_put() - append bytes (producer)
+ * ehd__spool_put() - append the bytes of @iov, together in one chunk
+ * (producer)
  * @sp: the spool
- * @p: the bytes
- * @n: how many; at most what ehd__spool_room() said (less what was put
- *	since)
+ * @iov: the pieces
+ * @n: how many
  *
- * Return: 0, -ENOSPC past the room, or the errno of a failed write to
- * the file (the spool is then failed: every later call says so).
+ * Return: 0; -ENOSPC when there is no room (nothing was put); or the
+ * errno of a failed write to the file (the spool is then failed: every
+ * later call says so).
  */
-int ehd__spool_put(struct ehd__spool *sp, const void *p, size_t n);
+int ehd__spool_put(struct ehd__spool *sp, const struct iovec *iov, int n);
 
 /**
  * ehd__spool_commit() - make what was put visible to the consumer, and
@@ -116,14 +126,14 @@ void ehd__spool_close(struct ehd__spool *sp, int err);
 
 /**
  * ehd__spool_wait_room() - the producer waits until the consumer has
- * taken something or @timeout_ms passed
+ * released something or @timeout_ms passed
  * @sp: the spool
  * @timeout_ms: the most to wait
  */
 void ehd__spool_wait_room(struct ehd__spool *sp, int timeout_ms);
 
 /**
- * ehd__spool_read() - take bytes (consumer)
+ * ehd__spool_read() - take bytes, copied (consumer)
  * @sp: the spool
  * @buf: gets them
  * @n: at most this many
@@ -135,8 +145,28 @@ void ehd__spool_wait_room(struct ehd__spool *sp, int timeout_ms);
 ssize_t ehd__spool_read(struct ehd__spool *sp, void *buf, size_t n);
 
 /**
- * ehd__spool_fd() - readable after a commit or close since the last
- * ehd__spool_read() that returned -EAGAIN
+ * ehd__spool_view() - take the next bytes where they are (consumer)
+ * @sp: the spool
+ * @p: gets where they are; they stay there until released
+ * @n: gets how many (all the committed bytes of a memory chunk)
+ *
+ * Return: 1 with bytes; -EAGAIN when none are committed now; -ENODATA
+ * when the next bytes are in the file (take them with ehd__spool_read());
+ * 0 or the close's error at the end, as ehd__spool_read().
+ */
+int ehd__spool_view(struct ehd__spool *sp, const void **p, size_t *n);
+
+/**
+ * ehd__spool_release() - the consumer needs no byte before @pos
+ * @sp: the spool
+ * @pos: a position in the stream (bytes read or viewed before it count);
+ *	chunks wholly before it are freed
+ */
+void ehd__spool_release(struct ehd__spool *sp, uint64_t pos);
+
+/**
+ * ehd__spool_fd() - readable after a commit or close since a read or view
+ * that returned -EAGAIN
  * @sp: the spool
  *
  * Return: a descriptor to poll() for POLLIN (owned by @sp).

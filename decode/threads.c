@@ -9,6 +9,8 @@
 
 #include "threads.h"
 
+static uint64_t gens;	/* atomic: see ehd__threads.gen */
+
 static struct ehd__thread *find(const struct ehd__threads *t, uint32_t tid)
 {
 	size_t pos = 0;
@@ -59,6 +61,7 @@ void ehd__threads_comm(struct ehd__threads *t, uint32_t pid, uint32_t tid,
 	th->pid = pid;
 	memcpy(th->comm, comm, len);
 	th->comm[len] = 0;
+	t->gen = __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
 }
 
 void ehd__threads_fork(struct ehd__threads *t, uint32_t pid, uint32_t tid,

@@ -29,11 +29,16 @@ struct ehd__thread {
 	char comm[EHD__COMM_MAX];
 };
 
+/*
+ * @gen changes whenever a name does, to a value no thread table in the
+ * process had before: a (pid, tid, gen) seen twice has the same names.
+ */
 struct ehd__threads {
 	struct ehd_table by_tid;	/* tid -> index in v */
 	struct ehd__thread *v;
 	size_t n, cap;
 	int err;			/* -ENOMEM once a name was dropped */
+	uint64_t gen;
 };
 
 /* Thread @tid of process @pid is now called @comm (@len bytes, no NUL). */
