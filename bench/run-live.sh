@@ -26,8 +26,11 @@
 # perf record at half (the kernel's default). A holder process
 # (live-load -H) keeps the tracepoint registered, as perf record needs it
 # to exist. The recorders run one after the other at each rung, so that
-# their numbers come from the same minute; the last rung ("max") writes
-# as fast as the producer can. With 2 CPUs or more the recorder is pinned
+# their numbers come from the same minute; the rung "max" writes as fast
+# as the producer can, and the last one, "flood", as fast as a producer
+# thread per CPU can with nothing pinned (the recorder competes with them
+# for the CPUs: every recorder loses, and the share each keeps is what
+# counts). With 2 CPUs or more the recorder is pinned
 # to CPU 0 and the load to the others (LIVE_PIN=0: not pinned). Before
 # the ladder, the producer alone: flat out under perf stat (a counting
 # event: enabled, no ring), its own limit here.
@@ -60,6 +63,8 @@
 #   LIVE_VM_CPUS       guest CPUs (default 2)
 #   LIVE_VM_TIMEOUT    limit for the VM run in seconds (default 900)
 #
+# The guest keeps time by its TSC (run-in-vm.sh -T), so that its CPU
+# accounting is to the microsecond, not to the 4 ms tick it has otherwise.
 # The VM runs under QEMU (TCG unless hardware KVM is there): absolute
 # rates and times are QEMU's, and a busy host shows in them (a vCPU that
 # the host does not run stalls the recorder or the producer); compare the
@@ -105,7 +110,7 @@ if [ "${1:-}" != --guest ]; then
 	case $srcdir in /tmp/*) trees+=(-r "$srcdir") ;; esac
 	echo "== live recording in the VM (runner $runner, kernel $kernel)"
 	started=$SECONDS
-	/bin/bash "$runner" -k "$kernel" "${trees[@]}" -c "${LIVE_VM_CPUS:-2}" \
+	/bin/bash "$runner" -k "$kernel" "${trees[@]}" -c "${LIVE_VM_CPUS:-2}" -T \
 		-t "${LIVE_VM_TIMEOUT:-900}" -e LIVE_RATES="$rates" \
 		-e LIVE_SECONDS="$secs" -e LIVE_THREADS="$threads" \
 		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" -- \
@@ -221,8 +226,12 @@ run_one() {
 		cmd=(perf record -a -k monotonic -m 256 -e "user_events:$tp"
 		     -o "$file") ;;
 	esac
+	local prec=("${pin_rec[@]}") pload=("${pin_load[@]}") t=$threads
 	lr=$rate d=$secs
 	[ "$rate" = max ] && lr=0
+	# flood: a load thread per CPU, nothing pinned: the recorder competes
+	# with the producers for the CPUs, and every recorder loses events
+	[ "$rate" = flood ] && lr=0 t=$ncpu prec=() pload=()
 	[ "$rate" = idle ] && lr=1
 	[ "$rate" = warm ] && lr=1 d=0.5
 	rm -f "$out".*
@@ -230,7 +239,7 @@ run_one() {
 	# A subshell whose one child is the recorder: its "times" are the
 	# recorder's CPU time, all of it.
 	(
-		"${pin_rec[@]}" "${cmd[@]}" >"$out.rec" 2>&1 &
+		"${prec[@]}" "${cmd[@]}" >"$out.rec" 2>&1 &
 		echo $! >"$out.pid"
 		wait $!
 		echo $? >"$out.rc"
@@ -242,7 +251,7 @@ run_one() {
 	# The recorder's CPU time from the load's start to 0.2 s after its
 	# end, to the ns (live-load -p reads the recorder's CPU-time clock):
 	# what recording costs while it streams.
-	"${pin_load[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$threads" \
+	"${pload[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$t" \
 		-p "$pid" >"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
 	c1=$(get "$out.load" rec_cpu_s)
@@ -304,7 +313,7 @@ for rate in $rates; do
 	fi
 	ladder+=("$rate")
 done
-ladder+=(max)
+ladder+=(max flood)
 for rate in "${ladder[@]}"; do
 	echo "rung $rate [${SECONDS} s]"
 	for r in $recorders; do
@@ -335,7 +344,8 @@ awk -v secs="$secs" '
 				v = "EXTRA"
 			else if (miss > 0 || f[7] > 0)
 				v = "LOSS"
-			else if (f[2] != "max" && f[2] != "idle" && f[4] < 0.95 * f[2])
+			else if (f[2] != "max" && f[2] != "flood" && f[2] != "idle" &&
+				 f[4] < 0.95 * f[2])
 				v = "ok (producer slow)"
 			else
 				v = "ok"
@@ -373,6 +383,8 @@ awk -v order="$recorders" -v secs="$secs" '
 		ok = $3 == $5 && $7 == 0
 		stream = $5 ? $9 * 1e6 / $5 : 0
 		busy = $9 * 100 / (secs + 0.2)
+		if ($2 == "flood")
+			next
 		if ($2 == "max") {
 			maxrate[r] = $4; maxok[r] = ok; maxmiss[r] = $3 - $5
 			maxbusy[r] = busy
@@ -466,6 +478,30 @@ awk -v order="$recorders" -v secs="$secs" '
 				}
 				printf "   %7.2fx %7.2fx", v1, v2
 			}
+			printf "\n"
+		}
+	}' results
+echo
+echo "== events captured (recorded / written), every rung; flood: a load thread"
+echo "   per CPU and nothing pinned, where every recorder loses"
+awk -v order="$recorders" '
+	$2 != "idle" {
+		if (!($2 in seen)) { seen[$2] = 1; rung[++m] = $2 }
+		cap[$1, $2] = $3 ? $5 * 100 / $3 : 0
+		n[$1, $2] = $5
+		w[$1, $2] = $3
+	}
+	END {
+		nr = split(order, rec, " ")
+		printf "%-8s", "rung"
+		for (i = 1; i <= nr; i++)
+			printf " %24s", rec[i]
+		printf "\n"
+		for (a = 1; a <= m; a++) {
+			printf "%-8s", rung[a]
+			for (i = 1; i <= nr; i++)
+				printf " %8d/%-8d %5.1f%%", n[rec[i], rung[a]],
+				       w[rec[i], rung[a]], cap[rec[i], rung[a]]
 			printf "\n"
 		}
 	}' results

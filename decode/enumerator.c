@@ -33,6 +33,8 @@
 #define IDS_MAX 8
 /* Most bytes from the header to the payload of a remembered identity. */
 #define ID_BYTES_MAX 512
+/* Longest tracepoint name of a remembered identity. */
+#define ID_TP_MAX 256
 
 /*
  * An identity worked out by start(): the event's bytes before its
@@ -41,8 +43,8 @@
  */
 struct ident {
 	uint64_t key;		/* 0: unused */
-	const char *tp;
 	size_t tp_len;
+	char tp_copy[ID_TP_MAX];	/* the tracepoint name */
 	size_t len;		/* bytes: header to payload */
 	size_t act_at, act_len;	/* activity ids, 0 when none */
 	size_t name_at, meta_pos, meta_end;
@@ -692,7 +694,8 @@ static bool same_ident(const struct ehd_enum *en, const struct ident *id,
 	const uint8_t *d = en->data;
 
 	if (!id->key || id->len > en->size || id->tp_len != tp_len ||
-	    (id->tp != tp && memcmp(id->tp, tp, tp_len)))
+	    !same_bytes((const uint8_t *)id->tp_copy, (const uint8_t *)tp,
+			tp_len))
 		return false;
 	if (!id->act_len)
 		return same_bytes(d, id->bytes, id->len);
@@ -739,7 +742,7 @@ static void remember(struct ehd_enum *en, const char *tp, size_t tp_len)
 	struct ident *id;
 	size_t act_at = 0, act_len = 0;
 
-	if (en->pos > ID_BYTES_MAX)
+	if (en->pos > ID_BYTES_MAX || tp_len > ID_TP_MAX)
 		return;
 	if (!en->ids) {
 		en->ids = calloc(IDS_MAX, sizeof(*en->ids));
@@ -752,8 +755,8 @@ static void remember(struct ehd_enum *en, const char *tp, size_t tp_len)
 		act_at = (size_t)(en->info.activity_id - en->data);
 		act_len = en->info.related_id ? 32 : 16;
 	}
-	id->tp = tp;
 	id->tp_len = tp_len;
+	memcpy(id->tp_copy, tp, tp_len);
 	id->len = en->pos;
 	id->act_at = act_at;
 	id->act_len = act_len;

@@ -56,11 +56,23 @@ enum name_level {
 	NAME_DESC,	/* EVENT_DESC feature */
 };
 
+/*
+ * Where the fixed fields of a sample are, worked out once per event when
+ * they all come before the call chain and the file is in the host's byte
+ * order (the usual case): parse_sample() then loads them directly.
+ */
+struct sample_layout {
+	int8_t state;		/* 0 unknown, 1 fast, -1 not */
+	uint8_t ip, tid, time, addr, id, stream_id, cpu, period; /* +1 */
+	uint16_t fixed;		/* bytes before the call chain or raw data */
+};
+
 struct desc_priv {
 	struct ehd__perf_event_desc pub;
 	char *name;
 	enum name_level level;
 	uint64_t *ids;
+	struct sample_layout lay;
 };
 
 struct ehd__perf_file {
@@ -1384,6 +1396,112 @@ static const uint64_t *host_u64s(struct ehd__perf_file *f, const uint8_t *p,
 	return dst;
 }
 
+/* The fixed fields a fast layout may have, in the order they come. */
+static const uint64_t fast_bits[] = {
+	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+	PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+	PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD,
+};
+
+static void plan_layout(const struct ehd__perf_file *f, struct desc_priv *d)
+{
+	const uint64_t ok = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
+	uint64_t st = d->pub.attr.sample_type;
+	struct sample_layout *l = &d->lay;
+	uint8_t *at[] = { NULL, &l->ip, &l->tid, &l->time, &l->addr, &l->id,
+			  &l->stream_id, &l->cpu, &l->period };
+	unsigned int o = 0, i;
+
+	memset(l, 0, sizeof(*l));
+	l->state = -1;
+	if (f->swap || (st & ~ok))
+		return;
+	for (i = 0; i < sizeof(fast_bits) / sizeof(fast_bits[0]); i++) {
+		if (!(st & fast_bits[i]))
+			continue;
+		if (at[i])
+			*at[i] = (uint8_t)(o + 1);
+		o += 8;
+	}
+	l->fixed = (uint16_t)o;
+	l->state = 1;
+}
+
+static uint64_t at64(const uint8_t *p, uint8_t at)
+{
+	uint64_t v = 0;
+
+	if (at)
+		memcpy(&v, p + at - 1, 8);
+	return v;
+}
+
+/* parse_sample() for a fast layout: every member set, no byte swapped. */
+static int parse_fast(struct ehd__perf_file *f, const struct desc_priv *d,
+		      const uint8_t *p, size_t n, uint64_t off,
+		      struct ehd__perf_sample *s)
+{
+	const struct sample_layout *l = &d->lay;
+	uint64_t st = d->pub.attr.sample_type, nr, v;
+	size_t o = l->fixed;
+	uint32_t sz;
+
+	if (n < o)
+		goto short_sample;
+	s->fields = st;
+	s->ip = at64(p, l->ip);
+	v = at64(p, l->tid);
+	s->pid = (uint32_t)v;
+	s->tid = (uint32_t)(v >> 32);
+	s->time = at64(p, l->time);
+	s->addr = at64(p, l->addr);
+	if (l->id)
+		s->id = at64(p, l->id);
+	else if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = at64(p, 1);
+	else
+		s->id = 0;
+	s->stream_id = at64(p, l->stream_id);
+	s->cpu = (uint32_t)at64(p, l->cpu);
+	s->period = at64(p, l->period);
+	s->read = NULL;
+	s->read_count = 0;
+	s->callchain = NULL;
+	s->callchain_count = 0;
+	s->raw = NULL;
+	s->raw_size = 0;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (n - o < 8)
+			goto short_sample;
+		memcpy(&nr, p + o, 8);
+		o += 8;
+		if (nr > (n - o) / 8)
+			goto short_sample;
+		s->callchain = (const uint64_t *)(const void *)(p + o);
+		s->callchain_count = nr;
+		o += 8 * (size_t)nr;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (n - o < 4)
+			goto short_sample;
+		memcpy(&sz, p + o, 4);
+		o += 4;
+		if (sz > n - o)
+			goto short_sample;
+		s->raw = p + o;
+		s->raw_size = sz;
+	}
+	return 0;
+
+short_sample:
+	return fail(f, -EBADMSG, off,
+		    "sample of %zu bytes too short for sample_type 0x%llx",
+		    n + 8, (unsigned long long)st);
+}
+
 /*
  * parse_sample() - the fields of a PERF_RECORD_SAMPLE
  * @f: the reader
@@ -1422,6 +1540,14 @@ static int parse_sample(struct ehd__perf_file *f, const uint8_t *p, size_t n,
 		if (!d && f->ndesc == 1)
 			d = f->descs[0];
 	}
+	if (d && !d->lay.state)
+		plan_layout(f, d);
+	if (d && d->lay.state > 0) {
+		s->desc = &d->pub;
+		return parse_fast(f, d, p, n, off, s);
+	}
+	/* The fields not there stay 0. */
+	memset(s, 0, sizeof(*s));
 	if (!d) {
 		s->id = id;
 		return 0;
@@ -1665,7 +1791,11 @@ static int handle_record(struct ehd__perf_file *f, const uint8_t *rec, bool z,
 	size_t n;
 	int r = 0;
 
-	memset(out, 0, sizeof(*out));
+	out->type = g32(f, rec);
+	if (out->type == PERF_RECORD_SAMPLE)	/* parse_sample() sets it */
+		memset(out, 0, offsetof(struct ehd__perf_record, sample));
+	else
+		memset(out, 0, sizeof(*out));
 	out->type = g32(f, rec);
 	out->misc = g16(f, rec + 4);
 	out->size = g16(f, rec + 6);

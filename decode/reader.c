@@ -1026,7 +1026,7 @@ static int hold(struct ehd_reader *r, const struct ehd__perf_record *rec)
 	struct chunk *c;
 	struct held *h;
 
-	if (r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
+	if (r->first && r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
 		/* Full, the first half given out: move the rest down. */
 		size_t k;
 

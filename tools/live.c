@@ -19,14 +19,21 @@
 
 #include "live.h"
 
+/* Spool bytes at the stop worth a word: their conversion takes a while. */
+#define BACKLOG_SAY (8u << 20)
+
 static volatile sig_atomic_t stop_signals;
 static volatile sig_atomic_t snapshot_wanted;
 static const char *volatile abort_unlink;
 
+/*
+ * The first signal stops the recording; the second, while what was
+ * recorded is still being converted, ends the conversion there (the file
+ * is completed with what it has); the third aborts at once.
+ */
 static void on_stop(int sig)
 {
-	if (stop_signals++) {
-		/* The second one: abort now, as the user asks. */
+	if (stop_signals++ >= 2) {
 		if (abort_unlink)
 			unlink(abort_unlink);
 		signal(sig, SIG_DFL);
@@ -391,6 +398,32 @@ static int put_event(struct live *l, struct ehd_writer *w,
 	return 1;
 }
 
+/* What waits for conversion at the stop, if it takes a while. */
+static void say_backlog(struct live *l)
+{
+	struct ehd_session_stats st;
+
+	ehd_session_stats(l->s, &st);
+	if (st.spool_pending < BACKLOG_SAY)
+		return;
+	if (l->status_shown) {
+		fputc('\n', stderr);
+		l->status_shown = false;
+	}
+	fprintf(stderr, "%s: stopped; converting the %.1f MiB recorded before the stop (a second signal ends the file there)\n",
+		l->o->prog, (double)st.spool_pending / 1048576.0);
+}
+
+/* A second signal while converting: the rest is not converted; said. */
+static void skip_backlog(struct live *l)
+{
+	struct ehd_session_stats st;
+
+	ehd_session_stats(l->s, &st);
+	fprintf(stderr, "%s: second signal: %.1f MiB recorded before the stop were not converted (their events are not in the file)\n",
+		l->o->prog, (double)st.spool_pending / 1048576.0);
+}
+
 int live_write_events(struct live *l, struct ehd_writer *w,
 		      unsigned int reader_flags)
 {
@@ -416,10 +449,18 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 				break;
 			ret |= k;
 			l->events++;
+			if (++n % 1024)
+				continue;
 			/* Signals and the command's end, now and then. */
-			if (!l->stopped && !(++n % 1024) && !live_running(l) &&
-			    live_stop(l))
-				ret = 1;
+			if (!l->stopped && !live_running(l)) {
+				if (live_stop(l))
+					ret = 1;
+				else
+					say_backlog(l);
+			} else if (l->stopped && stop_signals >= 2) {
+				skip_backlog(l);
+				break;
+			}
 			continue;
 		}
 		if (err != -EAGAIN || l->stopped)
@@ -429,6 +470,8 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 				break;
 		} else if (live_stop(l)) {
 			ret = 1;	/* then take what is left */
+		} else {
+			say_backlog(l);
 		}
 	}
 	if (err < 0 && err != -EAGAIN) {
@@ -521,7 +564,9 @@ void live_free(struct live *l)
 	}
 	ehd_session_free(l->s);
 	l->s = NULL;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGUSR2, SIG_DFL);
+	/*
+	 * The handlers stay: a signal that comes while the process ends
+	 * (after the file is complete) must not kill it with a signal's
+	 * status.
+	 */
 }

@@ -26,6 +26,10 @@
 #              kvm_intel or kvm_amd module is loaded: some hosts offer a
 #              software /dev/kvm that is far slower than TCG.
 #   -v         print the guest kernel's log afterwards
+#   -T         a fine clock in the guest: its TSC (the host's, under TCG)
+#              at the host's TSC rate, where the host says it is constant;
+#              otherwise (and by default) the guest keeps time in 4 ms
+#              jiffies, and so does its accounting of CPU time
 #   --check    exit 0 if a VM can be started here, else print why, exit 1
 #
 # Exit status: the command's; 124 if the time limit was hit; 125 if the VM
@@ -41,6 +45,7 @@ mem=1G
 cpus=2
 accel=auto
 verbose=no
+fine_clock=no
 check_only=no
 workdir=$PWD
 rw_dirs=()
@@ -70,6 +75,7 @@ while [ $# -gt 0 ]; do
 	-c) need_arg $#; cpus=$2; shift 2 ;;
 	-a) need_arg $#; accel=$2; shift 2 ;;
 	-v) verbose=yes; shift ;;
+	-T) fine_clock=yes; shift ;;
 	--check) check_only=yes; shift ;;
 	-h | --help) usage 0 ;;
 	--) shift; break ;;
@@ -189,6 +195,14 @@ done
 p9="trans=virtio,version=9p2000.L,msize=512000"
 cmdline="console=ttyS0 panic=-1 root=ehroot rootfstype=9p rootflags=$p9,cache=loose ro"
 if [ "$verbose" = yes ]; then cmdline+=" loglevel=7"; else cmdline+=" loglevel=4"; fi
+# -T: the minimal kernel cannot calibrate the TSC (no HPET or PM timer);
+# given the host's rate, it takes it as its clock.
+if [ "$fine_clock" = yes ] && grep -qw constant_tsc /proc/cpuinfo &&
+   grep -qw nonstop_tsc /proc/cpuinfo; then
+	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+	[ -n "$khz" ] && [ "$khz" -gt 0 ] &&
+		cmdline+=" tsc_early_khz=$khz tsc=reliable clocksource=tsc"
+fi
 # Arguments after "--" go to init: /bin/sh runs the script, which then
 # needs no execute permission.
 cmdline+=" init=/bin/sh -- $here/guest-init.sh"

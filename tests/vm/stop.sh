@@ -15,4 +15,4 @@ vm_require
 build=${EH_BUILDDIR:-$PWD}
 vm_need "$build" tools/ehrecord tools/ehdecode bench/live-load \
 	tests/vm/vm-switches
-vm_guest 600 "$vm_srcdir/stop-guest.sh" "$build"
+vm_guest 900 "$vm_srcdir/stop-guest.sh" "$build" "${EH_SANITIZED:-0}"
