@@ -1091,6 +1091,17 @@ static int describe_session(struct ehd_session *s)
 	return 0;
 }
 
+/* The records made in s->out, into the stream. */
+static int put_out(struct ehd_session *s)
+{
+	if (s->out.err)
+		return fail(s, -ENOMEM, "out of memory");
+	if (ehd__sink_put(&s->sink, s->out.p, s->out.len))
+		return sink_fail(s);
+	s->out.len = 0;
+	return 0;
+}
+
 /*
  * Where the stream goes: the spool (at least a pass over full rings in
  * memory; a circular session's snapshots are read by the thread that
@@ -1118,12 +1129,7 @@ static int open_sink(struct ehd_session *s)
 	}
 	if (s->normal && ehd__sink_put(&s->sink, zero, sizeof(zero)))
 		return sink_fail(s);
-	if (s->out.err)
-		return fail(s, -ENOMEM, "out of memory");
-	if (ehd__sink_put(&s->sink, s->out.p, s->out.len))
-		return sink_fail(s);
-	s->out.len = 0;
-	return 0;
+	return put_out(s);
 }
 
 EHD_API int ehd_session_start(struct ehd_session *s)
@@ -1262,12 +1268,7 @@ static int snapshot(struct ehd_session *s)
 	for (i = 0; i < s->nrings; i++)
 		snapshot_ring(s, i);
 	ehd__ps_finished_round(&s->out);
-	if (s->out.err)
-		return fail(s, -ENOMEM, "out of memory");
-	if (ehd__sink_put(&s->sink, s->out.p, s->out.len))
-		return sink_fail(s);
-	s->out.len = 0;
-	return 0;
+	return put_out(s);
 }
 
 EHD_API int ehd_session_snapshot(struct ehd_session *s)
@@ -1325,6 +1326,18 @@ EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
 	return n > 0 && s->spool;
 }
 
+/* What a read or view of the spool that gave no bytes says. */
+static int spool_result(struct ehd_session *s, int err)
+{
+	if (!err)
+		s->ended = true;
+	if (err == -EAGAIN && s->sink.err)
+		return sink_fail(s);
+	if (err < 0 && err != -EAGAIN && err != -ENODATA)
+		return fail(s, err, "spool: %s", strerror(-err));
+	return err;
+}
+
 EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
 {
 	ssize_t n;
@@ -1339,13 +1352,7 @@ EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
 	if (err)
 		return err;
 	n = ehd__spool_read(s->spool, buf, size);
-	if (!n)
-		s->ended = true;
-	if (n == -EAGAIN && s->sink.err)
-		return sink_fail(s);
-	if (n < 0 && n != -EAGAIN)
-		return fail(s, (int)n, "spool: %s", strerror((int)-n));
-	return n;
+	return n > 0 ? n : spool_result(s, (int)n);
 }
 
 int ehd__session_view(struct ehd_session *s, const void **p, size_t *n)
@@ -1358,13 +1365,7 @@ int ehd__session_view(struct ehd_session *s, const void **p, size_t *n)
 	if (err)
 		return err;
 	err = ehd__spool_view(s->spool, p, n);
-	if (!err)
-		s->ended = true;
-	if (err == -EAGAIN && s->sink.err)
-		return sink_fail(s);
-	if (err < 0 && err != -EAGAIN && err != -ENODATA)
-		return fail(s, err, "spool: %s", strerror(-err));
-	return err;
+	return err > 0 ? err : spool_result(s, err);
 }
 
 void ehd__session_release(struct ehd_session *s, uint64_t pos)

@@ -501,6 +501,27 @@ static int empty(struct ehd__spool *s)
 	return 1;	/* look again */
 }
 
+/*
+ * The chunk to take bytes from, with the lock held; or NULL (unlocked)
+ * with the end, -EAGAIN or the close's error in *@ret.
+ */
+static struct chunk *take(struct ehd__spool *s, bool view, int *ret)
+{
+	struct chunk *c;
+
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		if (view)
+			s->viewed = true;
+		c = next_locked(s);
+		if (c)
+			return c;
+		*ret = empty(s);
+		if (*ret <= 0)
+			return NULL;
+	}
+}
+
 ssize_t ehd__spool_read(struct ehd__spool *s, void *buf, size_t n)
 {
 	struct chunk *c;
@@ -508,15 +529,9 @@ ssize_t ehd__spool_read(struct ehd__spool *s, void *buf, size_t n)
 	ssize_t k;
 	int ret;
 
-	for (;;) {
-		pthread_mutex_lock(&s->lock);
-		c = next_locked(s);
-		if (c)
-			break;
-		ret = empty(s);
-		if (ret <= 0)
-			return ret;
-	}
+	c = take(s, false, &ret);
+	if (!c)
+		return ret;
 	avail = c->committed - c->pos;
 	pos = c->pos;
 	pthread_mutex_unlock(&s->lock);
@@ -551,16 +566,9 @@ int ehd__spool_view(struct ehd__spool *s, const void **p, size_t *n)
 	struct chunk *c;
 	int ret;
 
-	for (;;) {
-		pthread_mutex_lock(&s->lock);
-		s->viewed = true;
-		c = next_locked(s);
-		if (c)
-			break;
-		ret = empty(s);
-		if (ret <= 0)
-			return ret;
-	}
+	c = take(s, true, &ret);
+	if (!c)
+		return ret;
 	if (!c->mem) {
 		pthread_mutex_unlock(&s->lock);
 		return -ENODATA;

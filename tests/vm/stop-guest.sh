@@ -49,6 +49,16 @@ get() { sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" | tail -n 1; }
 
 echo "guest: Linux $(uname -r), $(nproc) CPUs, $runs runs per format, a stop within $limit s"
 
+# load_start FILE: the producer, flat out until SIGINT, in the background
+# ($! is its pid); back once it writes (the recorder has enabled its
+# tracepoint)
+load_start() {
+	"$load" -r 0 -d 60 -w 20 -s 200 >"$1" 2>&1 &
+	while kill -0 $! 2>/dev/null && ! grep -q '^live-load: start' "$1"; do
+		sleep 0.05
+	done
+}
+
 # one_run FORMAT N: a line "ok"/"FAIL" and the latency in lat.FORMAT
 one_run() {
 	local fmt=$1 n=$2 out=$t/run.$1.$2 rpid spid lpid delay written rc
@@ -61,11 +71,8 @@ one_run() {
 	rpid=$!
 	"$switches" 0 >"$out.sw" 2>&1 &
 	spid=$!
-	"$load" -r 0 -d 60 -w 20 -s 200 >"$out.load" 2>&1 &
+	load_start "$out.load"
 	lpid=$!
-	while kill -0 $lpid 2>/dev/null && ! grep -q '^live-load: start' "$out.load"; do
-		sleep 0.05
-	done
 	delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.2 + 1.2 * r / 32767 }')
 	sleep "$delay"
 	kill -INT $lpid
@@ -113,11 +120,8 @@ twice() {
 	"$rec" -q -F "$fmt" -o "$out.trace" -g -e sched:sched_switch \
 		-e EhBench_L4K1 2>"$out.err" &
 	rpid=$!
-	"$load" -r 0 -d 60 -w 20 -s 200 >"$out.load" 2>&1 &
+	load_start "$out.load"
 	lpid=$!
-	while kill -0 $lpid 2>/dev/null && ! grep -q '^live-load: start' "$out.load"; do
-		sleep 0.05
-	done
 	sleep 1
 	kill -INT $rpid
 	sleep 0.05
