@@ -20,6 +20,7 @@
 #include <ehdecode/writer.h>
 
 #include "live.h"
+#include "output.h"
 
 static const char *prog = "ehdecode";
 
@@ -71,7 +72,8 @@ LIVE_HELP_SYSTEM
 "                              become one event with a duration; pid and\n"
 "                              tid become stream and substream ids); needs\n"
 "                              -o or a redirected output\n"
-"  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -o, --output=FILE    write to FILE instead of standard output; it is\n"
+"                       replaced only when the run succeeds\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
 "                       tag activity relatedActivity provider event options\n"
@@ -204,20 +206,18 @@ static void report_counts(const char *name, struct ehd_reader *r)
 }
 
 /*
- * Decode one input into @w; returns 0, 1 if the input was not right, or -1
- * when the output failed.
+ * Open one input and recognise it (its kind from its first bytes, its
+ * headers read); NULL when it cannot be (said).
  */
-static int decode(const char *name, const struct options *o,
-		  struct ehd_writer *w)
+static struct ehd_reader *open_input(const char *name, const struct options *o)
 {
 	struct ehd_reader *r = ehd_reader_new(o->reader_flags);
-	const struct ehd_event *ev;
 	uint64_t off = 0;
-	int err, ret = 0, werr;
+	int err;
 
 	if (!r) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-		return 1;
+		return NULL;
 	}
 	err = ehd_reader_open(r, name);
 	if (err) {
@@ -229,7 +229,7 @@ static int decode(const char *name, const struct options *o,
 		else
 			fprintf(stderr, "%s: %s: %s\n", prog, name, why);
 		ehd_reader_free(r);
-		return 1;
+		return NULL;
 	}
 	/* Their events are typed by their own metadata: no bytes to map. */
 	if (o->format == EHD_OUT_NETTRACE &&
@@ -239,8 +239,22 @@ static int decode(const char *name, const struct options *o,
 			prog, name, ehd_reader_kind(r) == EHD_INPUT_HEPH ?
 				    "Heph" : "nettrace");
 		ehd_reader_free(r);
-		return 1;
+		return NULL;
 	}
+	return r;
+}
+
+/*
+ * Decode the open input @r into @w; returns 0, 1 if the input was not
+ * right, or -1 when the output failed.
+ */
+static int decode(struct ehd_reader *r, const char *name,
+		  struct ehd_writer *w)
+{
+	const struct ehd_event *ev;
+	uint64_t off = 0;
+	int err, ret = 0, werr;
+
 	/* The trace info of a pipe comes with its first records. */
 	err = ehd_reader_next(r, &ev);
 	ehd_writer_begin_trace(w, strcmp(name, "-") ? name : "stdin",
@@ -249,11 +263,8 @@ static int decode(const char *name, const struct options *o,
 		werr = ehd_writer_event(w, ev);
 		if (werr == -E2BIG && !ehd_writer_error(w, NULL))
 			continue;	/* too large for the format: counted */
-		if (werr < 0 && !ehd_writer_error(w, NULL)) {
-			/* The output failed: ehd_writer_close() says why. */
-			ehd_reader_free(r);
-			return -1;
-		}
+		if (werr < 0 && !ehd_writer_error(w, NULL))
+			return -1;	/* ehd_writer_close() says why */
 		if (werr < 0) {
 			const char *why = ehd_writer_error(w, &off);
 
@@ -274,7 +285,6 @@ static int decode(const char *name, const struct options *o,
 		ret = 1;
 	}
 	report_counts(name, r);
-	ehd_reader_free(r);
 	return ret;
 }
 
@@ -319,6 +329,8 @@ static int run(int argc, char **argv, struct live_opts *live)
 		.meta = EHD_META_DEFAULT,
 		.reader_flags = EHD_READER_SORT_TIME,
 	};
+	struct ehd_reader **inputs = NULL;
+	struct out_file out = { .fd = -1 };
 	struct ehd_writer *w;
 	const char *why;
 	int c, k, fd = STDOUT_FILENO, ret = 0, err, i;
@@ -404,14 +416,31 @@ static int run(int argc, char **argv, struct live_opts *live)
 				   "heph is binary: give -o FILE or redirect the output" :
 				   "nettrace is binary: give -o FILE or redirect the output",
 				   NULL);
-	if (o.output && strcmp(o.output, "-")) {
-		fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0644);
-		if (fd < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, o.output,
-				strerror(errno));
+	/*
+	 * Every input opened and recognised before the output is made: a
+	 * missing or foreign input changes no file and writes nothing.
+	 */
+	if (optind < argc && !live->live) {
+		inputs = calloc((size_t)(argc - optind), sizeof(*inputs));
+		if (!inputs) {
+			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 			return 1;
 		}
+		for (i = optind; i < argc; i++)
+			if (!(inputs[i - optind] = open_input(argv[i], &o)))
+				ret = 1;
+		if (ret)
+			goto done;
+	}
+	if (o.output && strcmp(o.output, "-")) {
+		if (out_open(&out, o.output)) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o.output,
+				strerror(errno));
+			ret = 1;
+			goto done;
+		}
+		fd = out.fd;
+		live_unlink_on_abort(out.tmp);
 	}
 	if (o.format == EHD_OUT_JSON) {
 		o.writer_flags |= EHD_WRITER_SPACE;
@@ -421,7 +450,8 @@ static int run(int argc, char **argv, struct live_opts *live)
 	w = ehd_writer_new(o.format, fd, o.writer_flags, o.meta);
 	if (!w) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-		return 1;
+		ret = 1;
+		goto done;
 	}
 	if (live->live) {
 		/* Live: what follows the options is the command to run. */
@@ -431,7 +461,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 		argc = optind;
 	}
 	for (i = optind; i < argc; i++) {
-		err = decode(argv[i], &o, w);
+		err = decode(inputs[i - optind], argv[i], w);
 		if (err)
 			ret = 1;
 		if (err < 0)
@@ -446,10 +476,21 @@ static int run(int argc, char **argv, struct live_opts *live)
 		report_writer(w, o.format, o.stats);
 	}
 	ehd_writer_free(w);
-	if (fd != STDOUT_FILENO && close(fd)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, o.output, strerror(errno));
-		ret = 1;
+done:
+	live_unlink_on_abort(NULL);
+	if (out.fd >= 0 && ret) {
+		out_abandon(&out);
+	} else if (out.fd >= 0) {
+		err = out_commit(&out, false);
+		if (err) {
+			fprintf(stderr, "%s: %s: %s\n", prog, o.output,
+				strerror(-err));
+			ret = 1;
+		}
 	}
+	for (i = optind; inputs && i < argc; i++)
+		ehd_reader_free(inputs[i - optind]);
+	free(inputs);
 	return ret;
 }
 

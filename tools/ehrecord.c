@@ -20,6 +20,7 @@
 #include <ehdecode/writer.h>
 
 #include "live.h"
+#include "output.h"
 
 static const char *prog = "ehrecord";
 
@@ -111,66 +112,6 @@ static bool system_trace(const struct live_opts *lo)
 	return false;
 }
 
-/* Keep an existing @path as @path.old, as perf does. */
-static int keep_old(const char *path)
-{
-	size_t n = strlen(path);
-	char *old = malloc(n + 5);
-	int ret = 0;
-
-	if (!old)
-		return -ENOMEM;
-	memcpy(old, path, n);
-	memcpy(old + n, ".old", 5);
-	if (!access(path, F_OK) && rename(path, old))
-		ret = -errno;
-	free(old);
-	return ret;
-}
-
-/*
- * The file being written: @output with a unique suffix, in its folder,
- * renamed to @output when the recording is complete. Return: its
- * descriptor and name (*@tmp, to free), or -1 with errno set.
- */
-static int open_partial(const char *output, char **tmp)
-{
-	size_t n = strlen(output);
-	char *t = malloc(n + 16);
-	int fd;
-
-	if (!t)
-		return -1;
-	memcpy(t, output, n);
-	memcpy(t + n, ".part-XXXXXX", 13);
-	fd = mkostemp(t, O_CLOEXEC);
-	if (fd < 0 || fchmod(fd, 0644)) {
-		int e = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(t);
-		}
-		free(t);
-		errno = e;
-		return -1;
-	}
-	*tmp = t;
-	return fd;
-}
-
-/* The folder of @path, for the spool's file (to free). */
-static char *folder_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
 static int run(int argc, char **argv, struct live_opts *lo)
 {
 	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK };
@@ -189,12 +130,13 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	};
 	const char *output = NULL;
 	struct ehd_writer *w = NULL;
-	char *partial = NULL, *dir = NULL;
+	struct out_file out;
+	char *dir = NULL;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
 	bool perf = false, started = false;
 	struct live l;
 	const char *why;
-	int c, k, fd, ret, err;
+	int c, k, ret, err;
 
 	lo->prog = prog;
 	lo->status = true;
@@ -265,22 +207,21 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	 * Written under another name, renamed at the end: a failed run
 	 * leaves the files there as they were.
 	 */
-	fd = open_partial(output, &partial);
-	if (fd < 0) {
+	if (out_open(&out, output)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
 		return 1;
 	}
-	live_unlink_on_abort(partial);
+	live_unlink_on_abort(out.tmp);
 	if (perf) {
-		lo->out_fd = fd;
+		lo->out_fd = out.fd;
 	} else {
 		lo->spool_disk = spool_disk;
-		lo->spool_dir = dir = folder_of(output);
-		w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+		lo->spool_dir = dir = out_folder(output);
+		w = ehd_writer_new(EHD_OUT_NETTRACE, out.fd, 0, 0);
 		if (!dir || !w) {
 			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 			ret = 1;
-			goto out;
+			goto done;
 		}
 	}
 	ret = live_start(&l, lo);
@@ -300,36 +241,23 @@ static int run(int argc, char **argv, struct live_opts *lo)
 			ret = 1;
 		}
 	}
-	if (fsync(fd) && errno != EINVAL && errno != EROFS && !ret) {
-		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
-		ret = 1;
-	}
-out:
+done:
 	ehd_writer_free(w);
-	if (close(fd) && !ret) {
-		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
-		ret = 1;
-	}
-	if (!ret) {
-		err = keep_old(output);
+	live_unlink_on_abort(NULL);
+	if (ret) {
+		out_abandon(&out);
+	} else {
+		err = out_commit(&out, true);
 		if (err) {
-			fprintf(stderr, "%s: cannot keep %s as %s.old: %s\n",
-				prog, output, output, strerror(-err));
-			ret = 1;
-		} else if (rename(partial, output)) {
 			fprintf(stderr, "%s: %s: %s\n", prog, output,
-				strerror(errno));
+				strerror(-err));
 			ret = 1;
 		}
 	}
-	if (ret)
-		unlink(partial);
-	live_unlink_on_abort(NULL);
 	if (!ret && lo->status)
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	if (started)
 		live_free(&l);
-	free(partial);
 	free(dir);
 	return ret;
 }

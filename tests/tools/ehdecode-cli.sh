@@ -11,7 +11,11 @@
 #  - a damaged event inside a good file: still written (as raw bytes),
 #    one line naming its offset and reason, the other events all written,
 #    exit 1;
-#  - -o FILE, --meta, -F text.
+#  - -o FILE, --meta, -F text;
+#  - outputs never destroy data: a missing input (a typo) changes no
+#    output file and prints nothing to standard output; a run that fails
+#    half-way (a truncated input) leaves an existing output as it was and
+#    no partial file; a good run replaces it whole.
 set -u
 dir=${EH_SHARED_DIR:-../shared}/conformance/eventheader
 bin=${EH_BUILDDIR:-.}
@@ -119,6 +123,56 @@ if [ -w /dev/full ]; then
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] && echo "ok: said once" ||
 		{ echo "FAIL: $(wc -l <"$tmp/err") lines on stderr"; fail=1; }
 fi
+
+# A typo or a bad input destroys nothing: outputs are made once every
+# input is open, written under another name and renamed when complete.
+for fmt in json jsonl nettrace chrome heph; do
+	printf 'KEEP %s\n' "$fmt" >"$tmp/keep.$fmt"
+	check "-F $fmt, a missing input" 1 "$ehdecode" -F "$fmt" -o "$tmp/keep.$fmt" \
+		"$dir/pipe.data" "$tmp/typo.data"
+	if [ "$(cat "$tmp/keep.$fmt")" = "KEEP $fmt" ]; then
+		echo "ok: -F $fmt: the existing output is untouched"
+	else
+		echo "FAIL: -F $fmt: a missing input changed the output"
+		fail=1
+	fi
+	check "-F $fmt, an input cut half-way" 1 "$ehdecode" -F "$fmt" \
+		-o "$tmp/keep.$fmt" "$tmp/cut.data"
+	if [ "$(cat "$tmp/keep.$fmt")" = "KEEP $fmt" ]; then
+		echo "ok: -F $fmt: a run failed half-way left the output as it was"
+	else
+		echo "FAIL: -F $fmt: a failed run changed the output"
+		fail=1
+	fi
+	check "-F $fmt, standard output, a missing input" 1 "$ehdecode" \
+		-F "$fmt" "$tmp/typo.data" "$dir/pipe.data"
+	if [ ! -s "$tmp/out" ]; then
+		echo "ok: -F $fmt: nothing on standard output before the inputs are known"
+	else
+		echo "FAIL: -F $fmt: $(wc -c <"$tmp/out") bytes written before the missing input was found"
+		fail=1
+	fi
+done
+if ls "$tmp"/keep.*.part-* >/dev/null 2>&1; then
+	echo "FAIL: partial files left: $(ls "$tmp"/keep.*.part-*)"
+	fail=1
+else
+	echo "ok: no partial file left behind"
+fi
+check "a good run replaces the output" 0 "$ehdecode" -F jsonl -o "$tmp/keep.jsonl" \
+	"$dir/pipe.data"
+[ "$(wc -l <"$tmp/keep.jsonl")" -eq "$(wc -l <"$tmp/full")" ] &&
+	echo "ok: replaced whole" || { echo "FAIL: not replaced"; fail=1; }
+# Through a symbolic link the file it names is replaced; what is no
+# regular file is written in place.
+ln -s keep.jsonl "$tmp/link.jsonl"
+check "-o a symbolic link" 0 "$ehdecode" -F jsonl -o "$tmp/link.jsonl" "$f"
+[ -L "$tmp/link.jsonl" ] && [ "$(wc -l <"$tmp/keep.jsonl")" -eq 374 ] &&
+	echo "ok: the link stays, the file it names is replaced" ||
+	{ echo "FAIL: -o through a link"; fail=1; }
+check "-o /dev/null" 0 "$ehdecode" -F jsonl -o /dev/null "$f"
+[ -c /dev/null ] && echo "ok: /dev/null is still a device" ||
+	{ echo "FAIL: /dev/null was replaced"; fail=1; }
 
 # -o, --meta, text.
 check "-o FILE" 0 "$ehdecode" -F jsonl -o "$tmp/o.jsonl" "$dir/pipe.data"
