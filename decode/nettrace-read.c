@@ -1395,6 +1395,9 @@ static int trace_block(struct ehd__nt *nt, struct cur *c)
 			    t.ms > 999 || !t.tick_frequency)))
 		return ehd__nt_fail(nt, -EBADMSG, c->off,
 				    "trace block: invalid sync time or tick frequency");
+	if (nt->strict && !t.sync_ticks)
+		return ehd__nt_fail(nt, -EBADMSG, c->off,
+				    "trace block: sync time at tick 0 (TraceEvent takes it for no time)");
 	for (i = 0; i < n && !err; i++) {
 		err = get_string(nt, c, &k, &klen, "key");
 		if (!err)
@@ -2370,6 +2373,9 @@ static int check_order(struct ehd__nt *nt, const struct ehd__nt_row *row)
 	if (row->timestamp < nt->sync_ticks)
 		return ehd__nt_fail(nt, -EBADMSG, row->offset,
 				    "an event older than the trace's sync time");
+	if (!row->timestamp)
+		return ehd__nt_fail(nt, -EBADMSG, row->offset,
+				    "an event at tick 0 (TraceEvent takes it for no time)");
 	return 0;
 }
 

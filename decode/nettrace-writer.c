@@ -165,6 +165,7 @@ struct ehd__ntw {
 	struct ehd_buf label_data;
 	uint32_t nlabels;
 	uint64_t min_ticks, max_ticks;
+	uint64_t last_ticks;		/* of the event held last */
 	uint64_t last_sp;		/* time of the last sequence point */
 	bool have_sp;
 	uint32_t seq;			/* of the capture thread */
@@ -364,9 +365,19 @@ static void write_trace(struct ehd__ntw *w)
 	ehd__nt_put_le(&w->out, 0, 4);
 	ehd__nt_put_le(&w->out, EHD__NT_MAJOR, 4);
 	ehd__nt_put_le(&w->out, EHD__NT_MINOR, 4);
+	/*
+	 * TraceEvent takes a sync time of tick 0 for none (and asserts): the
+	 * sync point is the first event's tick, never 0 (see hold_event()).
+	 */
+	sync_ticks = w->min_ticks;
 	if (utc) {
 		sync_utc = (w->min_ticks + w->clock_offset) / 1000000 * 1000000;
 		sync_ticks = sync_utc - w->clock_offset;
+		if (!sync_ticks || sync_ticks > w->min_ticks) {
+			/* (a clock too close to its start: off by < 1 ms) */
+			sync_ticks = w->min_ticks;
+			sync_utc = sync_ticks + w->clock_offset;
+		}
 	}
 	secs = sync_utc / 1000000000;
 	civil((int64_t)(secs / 86400), &y, &mo, &dow, &d);
@@ -1159,10 +1170,19 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		w->held_cap = cap;
 	}
 	h = &w->held[w->nheld];
-	h->ticks = 0;
+	/*
+	 * Ticks are strictly positive: TraceEvent reads 0 as no time. An
+	 * event without a time comes 1 ns after the one before it (from 1 in
+	 * a source without a clock: the events' order).
+	 */
 	if (ev->context & EHD_CTX_TIME)
 		h->ticks = (ev->context & EHD_CTX_TIME_UTC) ?
 			   ev->time - w->clock_offset : ev->time;
+	else
+		h->ticks = w->last_ticks + 1;
+	if (!h->ticks)
+		h->ticks = 1;
+	w->last_ticks = h->ticks;
 	h->order = w->order++;
 	h->meta = meta + 1;
 	h->cpu = (ev->context & EHD_CTX_CPU) ? ev->cpu : 0;

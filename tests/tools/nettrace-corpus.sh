@@ -8,7 +8,9 @@
 #    ids, times, cpus, pids, common fields), as decoding it directly; the
 #    text form too;
 #  - structure: each converted file passes the strict reader (TraceEvent's
-#    rules, nettrace-notes.md §2.2);
+#    rules, nettrace-notes.md §2.2); the interceptor capture, which has no
+#    times, gets a sync time that is not tick 0 (TraceEvent's debug build
+#    asserts on it), read from the file's bytes;
 #  - the .NET files: the number of events per provider equals what
 #    TraceEvent's reader reads (provider-counts.json), with stacks;
 #  - a truncated file gives its events before the damage, then an error
@@ -52,6 +54,26 @@ for f in perf.data pipe.data EventHeaderInterceptorLE64.dat; do
 		fail=1
 	fi
 done
+
+# The Trace block's SyncTimeTicks: magic (8), reserved, major, minor (12),
+# the block's header (4), the sync date (16 bytes), then the u64.
+sync=$(od -A n -t u8 -j 40 -N 8 "$tmp/EventHeaderInterceptorLE64.dat.nettrace" | tr -d ' ')
+if [ -n "$sync" ] && [ "$sync" != 0 ]; then
+	echo "ok: a capture without times: sync time at tick $sync, not 0"
+else
+	echo "FAIL: a capture without times: sync time at tick '${sync}'"
+	fail=1
+fi
+# ... and a file whose sync time is at tick 0 is refused by --strict.
+cp "$tmp/EventHeaderInterceptorLE64.dat.nettrace" "$tmp/sync0.nettrace"
+dd if=/dev/zero of="$tmp/sync0.nettrace" bs=1 seek=40 count=8 conv=notrunc status=none
+if ! "$ehdecode" --strict -F jsonl -o /dev/null "$tmp/sync0.nettrace" 2>"$tmp/err" &&
+   grep -q 'sync time at tick 0' "$tmp/err"; then
+	echo "ok: --strict refuses a sync time at tick 0: $(cat "$tmp/err")"
+else
+	echo "FAIL: --strict took a sync time at tick 0"
+	fail=1
+fi
 
 # Not in time order: pipe.data in file order has inversions; the writer
 # sorts each window and the result still passes the strict reader.
