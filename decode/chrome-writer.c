@@ -469,7 +469,8 @@ static void put_count(struct ehd_buf *b, const char *name, uint64_t n)
 	ehd__json_u64(b, n);
 }
 
-void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b)
+void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
+		       uint64_t utf8_replaced)
 {
 	ehd__buf_puts(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
 			 "\"writer\":\"libehdecode " PACKAGE_VERSION "\"");
@@ -487,6 +488,7 @@ void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b)
 	put_count(b, "activitiesUnfinished", c->unfinished);
 	put_count(b, "activitiesSplit", c->split);
 	put_count(b, "eventsUntimed", c->untimed);
+	put_count(b, "utf8Replaced", utf8_replaced);
 	ehd__buf_puts(b, "}}\n");
 }
 

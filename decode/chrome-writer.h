@@ -47,8 +47,13 @@ int ehd__chrome_event(struct ehd__chrome *c, struct ehd_buf *b,
 /* The end of a source: its activities still open end at its last time. */
 void ehd__chrome_end_source(struct ehd__chrome *c, struct ehd_buf *b);
 
-/* Append the end of the document (after the last source's end). */
-void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b);
+/*
+ * Append the end of the document (after the last source's end), with
+ * @utf8_replaced, the U+FFFD the writer wrote for ill-formed UTF-8, in
+ * otherData.
+ */
+void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
+		       uint64_t utf8_replaced);
 
 /* Fill in the activity and time counts of @st. */
 void ehd__chrome_stats(const struct ehd__chrome *c,

@@ -37,6 +37,7 @@
 #include "event-int.h"
 #include "heph-format.h"
 #include "heph-read.h"
+#include "utf8.h"
 
 /* Largest packet read (Heph writes packets of a few hundred bytes). */
 #define PACKET_MAX (16u << 20)
@@ -56,6 +57,7 @@ struct attr {
 
 struct ehd__heph {
 	int fd;
+	bool strict;		/* strings must be well-formed UTF-8 */
 	uint8_t pre[8];		/* bytes read before the reader was opened */
 	size_t npre, pre_pos;
 	uint64_t pos;		/* input offset of the next byte */
@@ -109,6 +111,11 @@ bool ehd__heph_is_heph(const uint8_t *h, size_t n)
 		return false;
 	magic = (uint32_t)be(h, 4);
 	return magic == EHD__HEPH_META_MAGIC || magic == EHD__HEPH_EVENT_MAGIC;
+}
+
+void ehd__heph_set_strict(struct ehd__heph *h)
+{
+	h->strict = true;
 }
 
 int ehd__heph_open(struct ehd__heph **hp, int fd, const uint8_t *pre,
@@ -274,6 +281,13 @@ static int attr_values(struct ehd__heph *h, uint64_t at, uint32_t size,
 				    "attribute %zu (\"%.*s\"):%s string of %u bytes goes past the packet's end (%u bytes left)",
 				    idx, shown, name, elem, len,
 				    size - *pos - 2);
+		if (h->strict && ehd__utf8_well_formed((const char *)p + *pos + 2,
+						       len) < len)
+			return fail(h, -EBADMSG, at + *pos + 2 +
+				    ehd__utf8_well_formed((const char *)p + *pos + 2,
+							  len),
+				    "attribute %zu (\"%.*s\"):%s string not well-formed UTF-8",
+				    idx, shown, name, elem);
 		*pos += 2 + len;
 	}
 	a->size = *pos - a->at;
@@ -311,6 +325,10 @@ static int attribute(struct ehd__heph *h, uint64_t at, uint32_t size,
 			    "attribute %zu: name of %u bytes goes past the packet's end (%u bytes left)",
 			    idx, n, size - *pos - 2);
 	name = (const char *)p + *pos + 2;
+	if (h->strict && ehd__utf8_well_formed(name, n) < n)
+		return fail(h, -EBADMSG, at + *pos + 2 +
+			    ehd__utf8_well_formed(name, n),
+			    "attribute %zu: name not well-formed UTF-8", idx);
 	*pos += 2 + n;
 	if (*pos == size)
 		return fail(h, -EBADMSG, at + *pos,
@@ -345,6 +363,12 @@ static int event(struct ehd__heph *h, uint64_t at, uint32_t size)
 			    "event packet: description of %u bytes goes past the packet's end (%u bytes)",
 			    n, size);
 	pos = EHD__HEPH_EVENT_HEAD + n;
+	if (h->strict &&
+	    ehd__utf8_well_formed((const char *)p + EHD__HEPH_EVENT_HEAD, n) < n)
+		return fail(h, -EBADMSG, at + EHD__HEPH_EVENT_HEAD +
+			    ehd__utf8_well_formed((const char *)p +
+						  EHD__HEPH_EVENT_HEAD, n),
+			    "event packet: description not well-formed UTF-8");
 	h->nattrs = 0;
 	ehd__buf_reset(&h->names);
 	while (pos < size) {

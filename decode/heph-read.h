@@ -33,6 +33,12 @@ int ehd__heph_open(struct ehd__heph **hp, int fd, const uint8_t *pre,
 		   size_t npre, uint64_t size);
 void ehd__heph_free(struct ehd__heph *h);
 
+/*
+ * ehd__heph_set_strict() - refuse strings (descriptions, attribute names
+ * and values) that are not well-formed UTF-8, as the format requires
+ */
+void ehd__heph_set_strict(struct ehd__heph *h);
+
 /* 1 with an event (valid until the next call), 0 at the end, or < 0. */
 int ehd__heph_next(struct ehd__heph *h, const struct ehd_event **ev);
 

@@ -23,6 +23,7 @@
 #include "ehd-table.h"
 #include "heph-format.h"
 #include "heph-writer.h"
+#include "utf8.h"
 #include "json-event.h"
 #include "json-values.h"
 
@@ -78,6 +79,7 @@ struct ehd__hephw {
 	struct ehd_table by_stream;	/* stream id -> index */
 
 	struct ehd_writer_stats st;
+	struct ehd_buf fixed;	/* a string made well-formed */
 };
 
 int ehd__hephw_new(struct ehd__hephw **wp)
@@ -102,6 +104,7 @@ void ehd__hephw_free(struct ehd__hephw *w)
 	ehd__table_free(&w->by_stream);
 	ehd__buf_free(&w->pkt);
 	ehd__buf_free(&w->text);
+	ehd__buf_free(&w->fixed);
 	ehd__buf_free(&w->name);
 	free(w);
 }
@@ -191,6 +194,13 @@ static void put_number(struct ehd_buf *b, const struct ehd_item *it, int kind)
 static void put_string(struct ehd__hephw *w, struct ehd_buf *b, const char *s,
 		       size_t n)
 {
+	if (ehd__utf8_well_formed(s, n) < n) {
+		/* Heph strings are UTF-8: what is not becomes U+FFFD. */
+		ehd__buf_reset(&w->fixed);
+		w->st.utf8_replaced += ehd__utf8_put(&w->fixed, s, n);
+		s = ehd__buf_cstr(&w->fixed);
+		n = w->fixed.len;
+	}
 	if (n > EHD__HEPH_LEN_MAX) {
 		n = EHD__HEPH_LEN_MAX;
 		while (n && ((uint8_t)s[n] & 0xc0) == 0x80)

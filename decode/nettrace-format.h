@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ehd-buf.h"
+#include "utf8.h"
 
 #define EHD__NT_MAGIC		"Nettrace"
 #define EHD__NT_MAGIC_LEN	8
@@ -201,11 +202,28 @@ static inline void ehd__nt_put_var(struct ehd_buf *b, uint64_t v)
 }
 
 /* A nettrace string: varuint length, then the UTF-8 bytes. */
-static inline void ehd__nt_put_string(struct ehd_buf *b, const char *s,
-				      size_t len)
+/*
+ * A string of the format (varuint count, then UTF-8), well-formed: what is
+ * not becomes U+FFFD (utf8.h). Return: the U+FFFD written.
+ */
+static inline size_t ehd__nt_put_string(struct ehd_buf *b, const char *s,
+					size_t len)
 {
-	ehd__nt_put_var(b, len);
-	ehd__buf_put(b, s, len);
+	struct ehd_buf t = EHD_BUF_INIT;
+	size_t fixed;
+
+	if (ehd__utf8_well_formed(s, len) == len) {
+		ehd__nt_put_var(b, len);
+		ehd__buf_put(b, s, len);
+		return 0;
+	}
+	fixed = ehd__utf8_put(&t, s, len);
+	ehd__nt_put_var(b, t.len);
+	ehd__buf_put(b, t.p, t.len);
+	if (t.err && !b->err)
+		b->err = t.err;
+	ehd__buf_free(&t);
+	return fixed;
 }
 
 /*

@@ -100,7 +100,7 @@ static size_t field_begin(struct ehd__ntm *m, const char *name, size_t len)
 	size_t at = m->fields.len;
 
 	ehd__nt_put_le(&m->fields, 0, 2);
-	ehd__nt_put_string(&m->fields, name, len);
+	m->utf8_replaced += ehd__nt_put_string(&m->fields, name, len);
 	return at;
 }
 

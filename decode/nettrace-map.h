@@ -38,6 +38,8 @@ struct ehd__ntm_op;
  *	otherwise)
  * @simple: @ops are only copies and zero-terminated 8-bit strings (to
  *	UTF-16), in the host's byte order: run by a tight loop
+ * @utf8_replaced: U+FFFD written in field names that were not
+ *	well-formed UTF-8
  */
 struct ehd__ntm {
 	struct ehd_buf fields;
@@ -48,6 +50,7 @@ struct ehd__ntm {
 	bool tail;
 	size_t fixed_size;
 	bool simple;
+	uint64_t utf8_replaced;
 	int err;
 };
 

@@ -375,6 +375,12 @@ static int get_string(struct ehd__nt *nt, struct cur *c, const char **s,
 
 	if (!err)
 		err = get_bytes(nt, c, (size_t)n, &p, what);
+	if (!err && nt->strict && !nt->legacy &&
+	    ehd__utf8_well_formed((const char *)p, (size_t)n) < n)
+		return ehd__nt_fail(nt, -EBADMSG, cur_off(c) - n +
+				    ehd__utf8_well_formed((const char *)p,
+							  (size_t)n),
+				    "%s: not well-formed UTF-8", what);
 	if (!err) {
 		*s = (const char *)p;
 		*len = (size_t)n;

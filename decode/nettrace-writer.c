@@ -189,6 +189,7 @@ struct ehd__ntw {
 	size_t ips_cap;
 
 	struct ehd_buf scratch;
+	struct ehd_buf fixed;		/* a string made well-formed */
 	unsigned int first_context;
 	bool have_first;
 	struct ehd_writer_stats st;
@@ -239,6 +240,7 @@ void ehd__ntw_free(struct ehd__ntw *w)
 	ehd__buf_free(&w->stack_data);
 	ehd__buf_free(&w->label_data);
 	ehd__buf_free(&w->scratch);
+	ehd__buf_free(&w->fixed);
 	free(w);
 }
 
@@ -324,17 +326,24 @@ static void civil(int64_t days, int *y, int *m, int *dow, int *d)
 	*dow = (int)(((days % 7) + 11) % 7);	/* 1970-01-01 was a Thursday */
 }
 
-static void put_kv(struct ehd_buf *b, uint32_t *n, const char *k,
+/* A UTF-8 string of the format, well-formed (counted when made so). */
+static void put_string(struct ehd__ntw *w, struct ehd_buf *b, const char *s,
+		       size_t len)
+{
+	w->st.utf8_replaced += ehd__nt_put_string(b, s, len);
+}
+
+static void put_kv(struct ehd__ntw *w, uint32_t *n, const char *k,
 		   const char *v)
 {
 	if (!v || !*v)
 		return;
-	ehd__nt_put_string(b, k, strlen(k));
-	ehd__nt_put_string(b, v, strlen(v));
+	put_string(w, &w->out, k, strlen(k));
+	put_string(w, &w->out, v, strlen(v));
 	(*n)++;
 }
 
-static void put_kv_u64(struct ehd_buf *b, uint32_t *n, const char *k,
+static void put_kv_u64(struct ehd__ntw *w, uint32_t *n, const char *k,
 		       uint64_t v)
 {
 	char t[24];
@@ -342,7 +351,7 @@ static void put_kv_u64(struct ehd_buf *b, uint32_t *n, const char *k,
 	if (!v)
 		return;
 	snprintf(t, sizeof(t), "%llu", (unsigned long long)v);
-	put_kv(b, n, k, t);
+	put_kv(w, n, k, t);
 }
 
 /*
@@ -395,30 +404,30 @@ static void write_trace(struct ehd__ntw *w)
 	ehd__nt_put_le(&w->out, 8, 4);			/* stack IPs are 64-bit */
 	count_at = w->out.len;
 	ehd__nt_put_le(&w->out, 0, 4);
-	put_kv_u64(&w->out, &nkv, "HardwareThreadCount",
+	put_kv_u64(w, &nkv, "HardwareThreadCount",
 		   in->nr_cpus_online ? in->nr_cpus_online : in->nr_cpus_avail);
-	put_kv_u64(&w->out, &nkv, "SystemPageSize", in->page_size);
+	put_kv_u64(w, &nkv, "SystemPageSize", in->page_size);
 	/* Not a rate: the ns between two samples (what PerfView takes). */
-	put_kv_u64(&w->out, &nkv, "ExpectedCPUSamplingRate",
+	put_kv_u64(w, &nkv, "ExpectedCPUSamplingRate",
 		   in->cpu_sample_period);
-	put_kv(&w->out, &nkv, "MachineName", in->hostname);
-	put_kv(&w->out, &nkv, "OSRelease", in->osrelease);
-	put_kv(&w->out, &nkv, "Architecture", in->arch);
-	put_kv(&w->out, &nkv, "CpuDescription", in->cpu_desc);
-	put_kv(&w->out, &nkv, "PerfVersion", in->perf_version);
-	put_kv(&w->out, &nkv, "CommandLine", in->cmdline);
+	put_kv(w, &nkv, "MachineName", in->hostname);
+	put_kv(w, &nkv, "OSRelease", in->osrelease);
+	put_kv(w, &nkv, "Architecture", in->arch);
+	put_kv(w, &nkv, "CpuDescription", in->cpu_desc);
+	put_kv(w, &nkv, "PerfVersion", in->perf_version);
+	put_kv(w, &nkv, "CommandLine", in->cmdline);
 	if (has_time && in->clockid >= 0) {
 		char t[16];
 		const char *name = ehd__nt_clock_name(in->clockid);
 
 		snprintf(t, sizeof(t), "%d", in->clockid);
-		put_kv(&w->out, &nkv, "ClockId", name ? name : t);
+		put_kv(w, &nkv, "ClockId", name ? name : t);
 	}
-	put_kv_u64(&w->out, &nkv, "PointerSizeOfSource", in->long_size);
-	put_kv(&w->out, &nkv, "Source", w->source);
-	put_kv(&w->out, &nkv, "Writer", "libehdecode " PACKAGE_VERSION);
+	put_kv_u64(w, &nkv, "PointerSizeOfSource", in->long_size);
+	put_kv(w, &nkv, "Source", w->source);
+	put_kv(w, &nkv, "Writer", "libehdecode " PACKAGE_VERSION);
 	/* Ours: what the events carried, so our reader gives back as much. */
-	put_kv(&w->out, &nkv, "ehd:TimeBase",
+	put_kv(w, &nkv, "ehd:TimeBase",
 	       !has_time ? "none" : utc ? "utc" : "clock");
 	snprintf(ctx, sizeof(ctx), "%s%s%s",
 		 has_time ? "time," : "",
@@ -428,7 +437,7 @@ static void write_trace(struct ehd__ntw *w)
 		ctx[strlen(ctx) - 1] = 0;
 	else
 		strcpy(ctx, "none");
-	put_kv(&w->out, &nkv, "ehd:Context", ctx);
+	put_kv(w, &nkv, "ehd:Context", ctx);
 	ehd__nt_patch_le(&w->out, count_at, nkv, 4);
 	block_end(w, at, EHD__NT_TRACE);
 	w->trace_written = true;
@@ -476,12 +485,12 @@ static uint32_t choose_id(const struct ehd__ntw *w, const char *prov,
 	return id;
 }
 
-static void opt_kv(struct ehd_buf *b, const char *k, const char *v,
+static void opt_kv(struct ehd__ntw *w, const char *k, const char *v,
 		   size_t vlen)
 {
-	ehd__buf_putc(b, EHD__NT_OPT_KEY_VALUE);
-	ehd__nt_put_string(b, k, strlen(k));
-	ehd__nt_put_string(b, v, vlen);
+	ehd__buf_putc(&w->rows, EHD__NT_OPT_KEY_VALUE);
+	put_string(w, &w->rows, k, strlen(k));
+	put_string(w, &w->rows, v, vlen);
 }
 
 struct identity {
@@ -503,9 +512,9 @@ static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
 
 	ehd__nt_put_le(b, 0, 2);
 	ehd__nt_put_var(b, idx + 1);
-	ehd__nt_put_string(b, id->provider, id->provider_len);
+	put_string(w, b, id->provider, id->provider_len);
 	ehd__nt_put_var(b, m->event_id);
-	ehd__nt_put_string(b, id->name, id->name_len);
+	put_string(w, b, id->name, id->name_len);
 	ehd__buf_put(b, m->map.fields.p, m->map.fields.len);
 	opt_at = b->len;
 	ehd__nt_put_le(b, 0, 2);
@@ -528,14 +537,14 @@ static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
 		}
 		snprintf(t, sizeof(t), "%x,%x,%x,%x,%x,%x", h->flags,
 			 h->version, h->id, h->tag, h->opcode, h->level);
-		opt_kv(b, "ehd:header", t, strlen(t));
+		opt_kv(w, "ehd:header", t, strlen(t));
 		if (id->full_name && strlen(id->full_name) != id->name_len)
-			opt_kv(b, "ehd:name", id->full_name,
+			opt_kv(w, "ehd:name", id->full_name,
 			       strlen(id->full_name));
 	}
 	if (id->tracepoint_len)
-		opt_kv(b, "ehd:tracepoint", id->tracepoint, id->tracepoint_len);
-	opt_kv(b, "ehd:fields", m->map.hints.p ? m->map.hints.p : "",
+		opt_kv(w, "ehd:tracepoint", id->tracepoint, id->tracepoint_len);
+	opt_kv(w, "ehd:fields", m->map.hints.p ? m->map.hints.p : "",
 	       m->map.hints.len);
 	if (b->err)
 		return -ENOMEM;
@@ -602,6 +611,7 @@ static long add_type(struct ehd__ntw *w, uint64_t h, struct ehd__ntm *map,
 				ehd__hash_bytes(map->fields.p, map->fields.len, h));
 	m->map = *map;
 	memset(map, 0, sizeof(*map));
+	w->st.utf8_replaced += m->map.utf8_replaced;	/* its field names */
 	w->nmetas++;
 	err = put_row(w, idx, id);
 	if (!err)
@@ -823,12 +833,12 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__nt_put_var(&w->thread_rows, ev->tid);
 	if (ev->comm) {
 		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_NAME);
-		ehd__nt_put_string(&w->thread_rows, ev->comm, strlen(ev->comm));
+		put_string(w, &w->thread_rows, ev->comm, strlen(ev->comm));
 	}
 	if (ev->process) {
 		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_KEY_VALUE);
-		ehd__nt_put_string(&w->thread_rows, "ProcessName", 11);
-		ehd__nt_put_string(&w->thread_rows, ev->process,
+		put_string(w, &w->thread_rows, "ProcessName", 11);
+		put_string(w, &w->thread_rows, ev->process,
 				   strlen(ev->process));
 	}
 	ehd__nt_patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
@@ -1100,7 +1110,7 @@ static int flush_window(struct ehd__ntw *w)
 			ehd__nt_put_le(&w->out, 0, 2);
 			ehd__nt_put_var(&w->out, CAPTURE_THREAD);
 			ehd__buf_putc(&w->out, EHD__NT_THREAD_NAME);
-			ehd__nt_put_string(&w->out, "capture", 7);
+			put_string(w, &w->out, "capture", 7);
 			ehd__nt_patch_le(&w->out, row, w->out.len - row - 2, 2);
 			w->capture_written = true;
 		}
@@ -1319,9 +1329,20 @@ static long sample_type(struct ehd__ntw *w, const struct ehd_event *ev)
 	return idx;
 }
 
-/* A string as PerfView's parsers read it: u16 count, UTF-8 bytes. */
-static void put_short_string(struct ehd_buf *b, const char *s, size_t n)
+/*
+ * A string as PerfView's parsers read it: u16 count, UTF-8 bytes (made
+ * well-formed, counted), into the payloads.
+ */
+static void put_short_string(struct ehd__ntw *w, const char *s, size_t n)
 {
+	struct ehd_buf *b = &w->payloads;
+
+	if (ehd__utf8_well_formed(s, n) < n) {
+		w->fixed.len = 0;
+		w->st.utf8_replaced += ehd__utf8_put(&w->fixed, s, n);
+		s = ehd__buf_cstr(&w->fixed);
+		n = w->fixed.len;
+	}
 	if (n > 0xffff) {
 		n = 0xffff;
 		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
@@ -1331,9 +1352,9 @@ static void put_short_string(struct ehd_buf *b, const char *s, size_t n)
 	ehd__buf_put(b, s, n);
 }
 
-static void put_cstring(struct ehd_buf *b, const char *s)
+static void put_cstring(struct ehd__ntw *w, const char *s)
 {
-	put_short_string(b, s ? s : "", s ? strlen(s) : 0);
+	put_short_string(w, s ? s : "", s ? strlen(s) : 0);
 }
 
 /* Hold a made-up event of type @idx, payload from @at, @ev's context. */
@@ -1384,8 +1405,8 @@ static int mapping_metadata(struct ehd__ntw *w, const struct ehd_event *ev,
 	w->scratch.len = 0;
 	ehd__buf_printf(&w->scratch, "{\"type\":\"ELF\",\"build_id\":\"%s\"}",
 			build_id);
-	put_short_string(&w->payloads, w->scratch.p, w->scratch.len);
-	put_cstring(&w->payloads, "");
+	put_short_string(w, w->scratch.p, w->scratch.len);
+	put_cstring(w, "");
 	if (w->build_id_keys.err || w->scratch.err)
 		return -ENOMEM;
 	err = hold_made(w, ev, idx, at);
@@ -1412,7 +1433,7 @@ static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__nt_put_var(&w->payloads, KERNEL_START);
 	ehd__nt_put_var(&w->payloads, UINT64_MAX);
 	ehd__nt_put_var(&w->payloads, 0);
-	put_cstring(&w->payloads, EHD__KERNEL_MODULE);
+	put_cstring(w, EHD__KERNEL_MODULE);
 	ehd__nt_put_var(&w->payloads, 0);
 	err = hold_made(w, ev, idx, at);
 	return err ? err : ehd__table_add(&w->kernel_maps, ev->pid, 1);
@@ -1461,7 +1482,7 @@ static int symbols(struct ehd__ntw *w, const struct ehd_event *ev)
 		ehd__nt_put_var(&w->payloads, key[0]);
 		ehd__nt_put_var(&w->payloads, f->symbol_start);
 		ehd__nt_put_var(&w->payloads, f->symbol_end);
-		put_cstring(&w->payloads, f->symbol);
+		put_cstring(w, f->symbol);
 		err = w->symbol_keys.err ? -ENOMEM : hold_made(w, ev, idx, at);
 		if (!err)
 			err = ehd__table_add(&w->symbols, h, v);
@@ -1502,15 +1523,15 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 	case EHD_SYSTEM_EXISTING_PROCESS:
 	case EHD_SYSTEM_PROCESS_CREATE:
 		ehd__nt_put_var(&w->payloads, sy->pid);
-		put_cstring(&w->payloads, sy->name);
-		put_cstring(&w->payloads, "");
+		put_cstring(w, sy->name);
+		put_cstring(w, "");
 		break;
 	case EHD_SYSTEM_MAPPING:
 		ehd__nt_put_var(&w->payloads, sy->mapping_id);
 		ehd__nt_put_var(&w->payloads, sy->start);
 		ehd__nt_put_var(&w->payloads, sy->end);
 		ehd__nt_put_var(&w->payloads, sy->file_offset);
-		put_cstring(&w->payloads, sy->file_name);
+		put_cstring(w, sy->file_name);
 		ehd__nt_put_var(&w->payloads, meta_id);
 		break;
 	}

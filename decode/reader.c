@@ -356,6 +356,8 @@ static int open_heph(struct ehd_reader *r, const uint8_t *pre, size_t npre,
 	if (ehd__heph_open(&r->heph, r->fd, pre, npre,
 			   seekable ? (uint64_t)st->st_size : UINT64_MAX))
 		return fail(r, -ENOMEM, 0, "out of memory");
+	if (r->flags & EHD_READER_STRICT)
+		ehd__heph_set_strict(r->heph);
 	r->kind = EHD_INPUT_HEPH;
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "json-values.h"
 #include "nettrace-writer.h"
 #include "text-event.h"
+#include "utf8.h"
 
 /* Write the buffer out once it holds this much. */
 #define FLUSH_AT (256u * 1024)
@@ -45,6 +46,8 @@ struct ehd_writer {
 	uint64_t events_total;
 	uint64_t bytes_total;
 	int write_err;
+	bool utf8_fix;		/* text out: make it well-formed UTF-8 */
+	uint64_t utf8_replaced;
 
 	uint64_t err_off;
 	char err_msg[320];
@@ -126,7 +129,8 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 
 	if (!format_known(format) || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
-		       EHD_WRITER_BOM)) || (meta & ~EHD_META_ALL)) {
+		       EHD_WRITER_BOM | EHD_WRITER_UTF8_STRICT)) ||
+	    (meta & ~EHD_META_ALL)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -147,6 +151,10 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 		return NULL;
 	}
 	w->time_cache.sec = INT64_MIN;
+	w->utf8_fix = format == EHD_OUT_CHROME ||
+		      ((flags & EHD_WRITER_UTF8_STRICT) &&
+		       (format == EHD_OUT_JSON || format == EHD_OUT_JSONL ||
+			format == EHD_OUT_TEXT));
 	w->format = format;
 	w->fd = fd;
 	w->flags = flags;
@@ -186,6 +194,9 @@ static int flush(struct ehd_writer *w, bool all)
 		return w->write_err;
 	if (!all && w->out.len < FLUSH_AT)
 		return 0;
+	/* Whole events: no UTF-8 sequence runs on past the buffer's end. */
+	if (w->utf8_fix)
+		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
 	while (done < w->out.len) {
 		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
 
@@ -376,8 +387,11 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 	}
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, "\n}\n");
-	if (w->ch)
-		ehd__chrome_close(w->ch, &w->out);
+	if (w->ch) {
+		/* The count goes in the document: all the events are in. */
+		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
+		ehd__chrome_close(w->ch, &w->out, w->utf8_replaced);
+	}
 	w->closed = true;
 	return flush(w, true);
 }
@@ -397,6 +411,8 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 	stats->bytes = w->bytes_total;
 	if (w->ch)
 		ehd__chrome_stats(w->ch, stats);
+	if (w->utf8_fix)
+		stats->utf8_replaced = w->utf8_replaced;
 }
 
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,

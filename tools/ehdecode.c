@@ -93,7 +93,14 @@ LIVE_HELP_SYSTEM
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
 "      --strict         nettrace input: also refuse what TraceEvent (PerfView)\n"
-"                       refuses or reads wrongly (checks a file for PerfView)\n"
+"                       refuses or reads wrongly (checks a file for PerfView);\n"
+"                       nettrace and Heph: strings that are not well-formed\n"
+"                       UTF-8\n"
+"      --utf8=MODE      JSON and text: reference (the default) writes strings\n"
+"                       as the reference decoder does, which an input that\n"
+"                       is not UTF-8 can make ill-formed; strict writes\n"
+"                       U+FFFD for what is ill-formed (counted on standard\n"
+"                       error). Chrome, Heph and nettrace are always strict\n"
 "      --stats          say on standard error how many events and bytes\n"
 "                       were written (nettrace: bytes of headers and payloads)\n"
 "  -h, --help           show this help and exit\n"
@@ -145,6 +152,7 @@ static const struct count writer_counts[] = {
 	COUNT(unfinished, "activities had no stop (ended at the last time of their input)"),
 	COUNT(split, "activities still open at the stop of an enclosing one were split there"),
 	COUNT(untimed, "events without a time were put at the time of the event before them"),
+	COUNT(utf8_replaced, "ill-formed UTF-8 sequences were written as U+FFFD"),
 	{ 0, NULL }
 };
 
@@ -154,6 +162,7 @@ static const struct count heph_counts[] = {
 	COUNT(unfinished, "activities were not stopped; written with end = start"),
 	COUNT(lossy, "strings or arrays were cut to 65,535 bytes or elements"),
 	COUNT(skipped, "events over 4 GiB were not written"),
+	COUNT(utf8_replaced, "ill-formed UTF-8 sequences were written as U+FFFD"),
 	{ 0, NULL }
 };
 #undef COUNT
@@ -309,7 +318,8 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 
 static int run(int argc, char **argv, struct live_opts *live)
 {
-	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_SYSTEM };
+	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_SYSTEM,
+	       OPT_UTF8 };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "format", required_argument, NULL, 'F' },
@@ -320,6 +330,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "utf8", required_argument, NULL, OPT_UTF8 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -387,6 +398,13 @@ static int run(int argc, char **argv, struct live_opts *live)
 			break;
 		case OPT_SYSTEM:
 			o.reader_flags |= EHD_READER_SYSTEM;
+			break;
+		case OPT_UTF8:
+			if (!strcmp(optarg, "strict"))
+				o.writer_flags |= EHD_WRITER_UTF8_STRICT;
+			else if (strcmp(optarg, "reference"))
+				return usage_error("unknown UTF-8 mode (reference or strict)",
+						   optarg);
 			break;
 		case 'h':
 			usage(stdout);

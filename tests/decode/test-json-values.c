@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "json-values.h"
+#include "utf8.h"
 
 static struct ehd_buf buf = EHD_BUF_INIT;
 
@@ -1189,6 +1190,46 @@ static void test_appends(void **state)
 	}
 }
 
+/*
+ * Well-formed UTF-8 for the outputs that promise it (utf8.h): one U+FFFD
+ * per maximal part of an ill-formed sequence, well-formed text unchanged.
+ */
+static void fixed(const char *in, size_t n, const char *want, size_t count)
+{
+	struct ehd_buf b = EHD_BUF_INIT;
+
+	ehd__buf_puts(&b, "x");
+	ehd__buf_put(&b, in, n);
+	assert_int_equal(ehd__utf8_fix(&b, 1), count);
+	assert_int_equal(b.len, 1 + strlen(want));
+	assert_memory_equal(b.p + 1, want, strlen(want));
+	ehd__buf_free(&b);
+}
+
+static void test_utf8_fix(void **state)
+{
+	(void)state;
+	fixed("plain", 5, "plain", 0);
+	fixed("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
+	      "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 0);
+	/* a lone surrogate (U+D800 in 3 bytes): 3 parts */
+	fixed("a\xed\xa0\x80" "b", 5,
+	      "a\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" "b", 3);
+	/* past U+10FFFF, 7 bytes of the old scheme: 7 parts */
+	fixed("\xfe\x83\xbf\xbf\xaf\xb7\xbc", 7,
+	      "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+	      "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 7);
+	/* a sequence cut short: its lead and the bytes that fit, one part */
+	fixed("\xe2\x82z", 3, "\xef\xbf\xbdz", 1);
+	fixed("\xf0\x9f\x98", 3, "\xef\xbf\xbd", 1);
+	/* overlong forms and bad leads */
+	fixed("\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd", 2);
+	fixed("\xe0\x80\xaf", 3, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 3);
+	fixed("\xf4\x90\x80\x80", 4,
+	      "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 4);
+	assert_int_equal(ehd__utf8_well_formed("ab\xff" "c", 4), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1210,6 +1251,7 @@ int main(void)
 		cmocka_unit_test_setup(test_port, setup),
 		cmocka_unit_test_setup(test_ip, setup),
 		cmocka_unit_test_setup(test_appends, setup),
+		cmocka_unit_test(test_utf8_fix),
 	};
 	int rc;
 

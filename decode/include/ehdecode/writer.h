@@ -87,6 +87,14 @@ enum ehd_output_format {
 #define EHD_WRITER_SPACE	0x1u	/* JSON: a space around tokens */
 #define EHD_WRITER_FIELD_TAGS	0x2u	/* name a tagged field "name;tag=0xN" */
 #define EHD_WRITER_BOM		0x4u	/* JSON: start with a UTF-8 BOM */
+/*
+ * JSON and text: well-formed UTF-8 only. By default strings are written
+ * as the reference decoder writes them, which an input that is not
+ * well-formed UTF-8 (or UTF-32 beyond U+10FFFF) makes ill-formed; with
+ * this flag what is ill-formed becomes U+FFFD (counted in the stats'
+ * @utf8_replaced). Chrome, Heph and nettrace always do so.
+ */
+#define EHD_WRITER_UTF8_STRICT	0x8u
 
 /* Which meta to show. */
 #define EHD_META_N			0x1u	/* JSON "n" */
@@ -248,6 +256,10 @@ EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
  *	ended there and begun again just after it (to keep the nesting)
  * @untimed: events without a time, put at the time of the event
  *	before them (Heph: written at time 0)
+ * @utf8_replaced: ill-formed UTF-8 written as U+FFFD (one for each
+ *	maximal part of an ill-formed sequence): in Chrome JSON, Heph
+ *	strings and the UTF-8 strings of nettrace always, in JSON and text
+ *	with EHD_WRITER_UTF8_STRICT
  */
 struct ehd_writer_stats {
 	uint64_t events;
@@ -263,6 +275,7 @@ struct ehd_writer_stats {
 	uint64_t unfinished;
 	uint64_t split;
 	uint64_t untimed;
+	uint64_t utf8_replaced;
 };
 
 /**
