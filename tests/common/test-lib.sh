@@ -31,3 +31,26 @@ finish() {
 	[ "$failed" = 0 ]
 	exit
 }
+
+# nobody_tools DIR TOOL...: copies of built programs that uid 65534 can
+# run, whatever folder the build is in (a clone under /root is out of its
+# reach): each program itself, not libtool's wrapper script, and the
+# shared library beside them, all in DIR (made, readable by all). Run one
+# as: env LD_LIBRARY_PATH=DIR DIR/NAME.
+nobody_tools() {
+	local dir=$1 t lib
+
+	shift
+	mkdir -p "$dir" && chmod 755 "$dir" || return 1
+	for t in "$@"; do
+		# libtool's wrapper starts with "#!"; the program is in .libs
+		if head -c 2 "$t" | grep -q '^#!'; then
+			t=$(dirname "$t")/.libs/$(basename "$t")
+		fi
+		cp "$t" "$dir/" || return 1
+	done
+	lib=$(dirname "$(dirname "$t")")
+	[ "$(basename "$lib")" = tools ] && lib=$(dirname "$lib")
+	cp -P "$lib"/decode/.libs/libehdecode.so* "$dir/" 2>/dev/null
+	chmod -R a+rX "$dir"
+}

@@ -116,10 +116,15 @@ want "ehdecode live: the exec of /bin/true" "$tmp/live" \
 	'"filename":"/bin/true".*"pid":'"$pid"',"tid":'"$pid"',"comm":"true"'
 
 # No permission, no tracefs: one line, exit 1. (The output's folder is
-# one that uid 65534 may write to: what is missing is tracing.)
+# one that uid 65534 may write to, and the tools are copies it can run
+# wherever the build is: what is missing is tracing.)
 chmod 711 "$tmp" && mkdir -m 1777 "$tmp/np"
-for tool in "$rec -o $tmp/np/np.nettrace" "$dec"; do
-	name=${tool%% *}
+nobody_tools "$tmp/nobody" "$rec" "$dec" ||
+	bad "cannot copy the tools for uid 65534 to $tmp/nobody"
+nb="env LD_LIBRARY_PATH=$tmp/nobody $tmp/nobody"
+for tool in "$nb/ehrecord -o $tmp/np/np.nettrace" "$nb/ehdecode"; do
+	name=${tool#env * }
+	name=${name%% *}
 	name=${name##*/}
 	setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
 		-e sched:sched_process_exec >/dev/null 2>"$tmp/err"

@@ -194,15 +194,21 @@ done
 [ $good = 20 ] && ok "SIGINT at random moments: 20 of 20 files valid" ||
 	bad "SIGINT at random moments: $good of 20 files valid"
 
-# 9. no permission, no tracefs: one line, exit 1
-for tool in "$rec -o /tmp/np.nettrace" "$dec"; do
+# 9. no permission, no tracefs: one line, exit 1 (the tools copied where
+# uid 65534 can run them, wherever the build is)
+nobody_tools /tmp/nobody "$rec" "$dec" ||
+	bad "cannot copy the tools for uid 65534 to /tmp/nobody"
+nb="env LD_LIBRARY_PATH=/tmp/nobody /tmp/nobody"
+for tool in "$nb/ehrecord -o /tmp/np.nettrace" "$nb/ehdecode"; do
+	name=${tool#env * }
+	name=${name%% *}
 	setpriv --reuid=65534 --regid=65534 --clear-groups $tool \
 		-e EhExample_Alpha_L4K1 >/dev/null 2>errp
 	rc=$?
 	if [ $rc = 1 ] && [ "$(wc -l <errp)" = 1 ]; then
-		ok "no permission (${tool%% *}): $(cat errp)"
+		ok "no permission ($name): $(cat errp)"
 	else
-		bad "no permission (${tool%% *}): exit $rc: $(cat errp)"
+		bad "no permission ($name): exit $rc: $(cat errp)"
 	fi
 	unshare -m /bin/sh -c "umount /sys/kernel/tracing 2>/dev/null;
 		umount /sys/kernel/debug 2>/dev/null;
@@ -210,9 +216,9 @@ for tool in "$rec -o /tmp/np.nettrace" "$dec"; do
 			-e EhExample_Alpha_L4K1" >/dev/null 2>errn
 	rc=$?
 	if [ $rc = 1 ] && grep -q "no tracefs" errn && [ "$(wc -l <errn)" = 1 ]; then
-		ok "no tracefs (${tool%% *}): $(cat errn)"
+		ok "no tracefs ($name): $(cat errn)"
 	else
-		bad "no tracefs (${tool%% *}): exit $rc: $(cat errn)"
+		bad "no tracefs ($name): exit $rc: $(cat errn)"
 	fi
 done
 
