@@ -470,7 +470,7 @@ static void put_count(struct ehd_buf *b, const char *name, uint64_t n)
 }
 
 void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
-		       uint64_t utf8_replaced)
+		       const struct ehd_writer_stats *st)
 {
 	ehd__buf_puts(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
 			 "\"writer\":\"libehdecode " PACKAGE_VERSION "\"");
@@ -488,7 +488,10 @@ void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
 	put_count(b, "activitiesUnfinished", c->unfinished);
 	put_count(b, "activitiesSplit", c->split);
 	put_count(b, "eventsUntimed", c->untimed);
-	put_count(b, "utf8Replaced", utf8_replaced);
+	put_count(b, "utf8Replaced", st->utf8_replaced);
+	put_count(b, "eventsLost", st->lost);
+	put_count(b, "eventsFieldsCut", st->fields_cut);
+	put_count(b, "eventsTrailingData", st->trailing);
 	ehd__buf_puts(b, "}}\n");
 }
 

@@ -48,12 +48,11 @@ int ehd__chrome_event(struct ehd__chrome *c, struct ehd_buf *b,
 void ehd__chrome_end_source(struct ehd__chrome *c, struct ehd_buf *b);
 
 /*
- * Append the end of the document (after the last source's end), with
- * @utf8_replaced, the U+FFFD the writer wrote for ill-formed UTF-8, in
- * otherData.
+ * Append the end of the document (after the last source's end), with the
+ * counts of @st (the writer's, all events in) in otherData.
  */
 void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
-		       uint64_t utf8_replaced);
+		       const struct ehd_writer_stats *st);
 
 /* Fill in the activity and time counts of @st. */
 void ehd__chrome_stats(const struct ehd__chrome *c,

@@ -5,6 +5,8 @@
 #ifndef EHD_BYTES_H
 #define EHD_BYTES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <eventheader/eventheader.h>
@@ -25,6 +27,23 @@ static inline uint64_t ehd__load_uint(const uint8_t *p, unsigned int size,
 	for (i = 0; i < size; i++)
 		v |= (uint64_t)p[i] << (big ? 8 * (size - 1 - i) : 8 * i);
 	return v;
+}
+
+/*
+ * Are the @n bytes at @p, after an event's last field, more than the
+ * padding perf adds to a raw sample (up to 7 zero bytes)? Then they are
+ * data no field declares, which no reader shows.
+ */
+static inline bool ehd__extra_bytes(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	if (n > 7)
+		return true;
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return true;
+	return false;
 }
 
 #endif /* EHD_BYTES_H */

@@ -12,6 +12,8 @@
 #ifndef EHD_ENUMERATOR_INT_H
 #define EHD_ENUMERATOR_INT_H
 
+#include <stdbool.h>
+
 #include <ehdecode/enumerator.h>
 
 void ehd__enum_begin_list(struct ehd_enum *en, const void *data, size_t size);
@@ -53,6 +55,21 @@ void ehd__enum_layout(const struct ehd_enum *en, const uint8_t **decls,
  * are unique in the process; 0 means unknown (compare then).
  */
 uint64_t ehd__enum_key(const struct ehd_enum *en);
+
+/*
+ * Does the EventHeader event of @en (walked) go on after its last field
+ * with more than perf's padding (ehd__extra_bytes())? Its reader shows
+ * nothing of those bytes.
+ */
+bool ehd__enum_extra(struct ehd_enum *en);
+
+/*
+ * Values of the event left out or cut because its record does not hold
+ * them whole (a field outside the record, part of an array element):
+ * noted while the items are added, 0 again at the next start.
+ */
+void ehd__enum_note_cut(struct ehd_enum *en);
+unsigned int ehd__enum_cut(const struct ehd_enum *en);
 
 /* A zeroed item for @state (enum ehd_state), or NULL (out of memory). */
 struct ehd_item *ehd__enum_add(struct ehd_enum *en, int state);

@@ -27,6 +27,7 @@
 
 #include <ehdecode/enumerator.h>
 
+#include "ehd-bytes.h"
 #include "enumerator-int.h"
 
 /* Identities an enumerator remembers. */
@@ -94,6 +95,7 @@ struct ehd_enum {
 	struct ident *ids;
 	unsigned int last;
 	uint64_t key;		/* of the event started on, 0 if none */
+	unsigned int cut;	/* values left out or cut (ehd__enum_note_cut) */
 };
 
 static uint16_t get16(const struct ehd_enum *en, size_t off)
@@ -668,6 +670,7 @@ static void reset(struct ehd_enum *en, const void *data, size_t size,
 	en->err_offset = 0;
 	en->reason[0] = 0;
 	en->key = 0;
+	en->cut = 0;
 }
 
 /* memcmp() for the few bytes of an identity, a word at a time. */
@@ -915,4 +918,21 @@ EHD_API size_t ehd_enum_trailing(struct ehd_enum *en)
 {
 	ensure_walked(en);
 	return en->err ? 0 : en->size - en->pos;
+}
+
+bool ehd__enum_extra(struct ehd_enum *en)
+{
+	size_t n = ehd_enum_trailing(en);
+
+	return n && ehd__extra_bytes(en->data + en->pos, n);
+}
+
+void ehd__enum_note_cut(struct ehd_enum *en)
+{
+	en->cut++;
+}
+
+unsigned int ehd__enum_cut(const struct ehd_enum *en)
+{
+	return en->cut;
 }

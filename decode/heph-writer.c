@@ -701,6 +701,10 @@ int ehd__hephw_event(struct ehd__hephw *w, const struct ehd_event *ev,
 	}
 	if (ev->activity_id && ev->opcode == EH_OPCODE_ACTIVITY_START)
 		return hold(w, ev, t, out);
+	/* A stop of nothing open, a start or stop without an id: instant. */
+	if (ev->opcode == EH_OPCODE_ACTIVITY_START ||
+	    ev->opcode == EH_OPCODE_ACTIVITY_STOP)
+		w->st.unmatched++;
 	ehd__buf_reset(&w->pkt);
 	packet_begin(w, &w->pkt, ev, t);
 	attributes(w, &w->pkt, "");

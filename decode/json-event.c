@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ehd-bytes.h"
@@ -369,8 +370,8 @@ static void put_time(struct ehd_buf *b, int64_t t,
 	}
 }
 
-/* Frames shown of a stack: a deeper one is cut (perf's default is 127). */
-#define FRAMES_MAX 256
+/* Frames kept on the stack; a deeper stack takes them from the heap. */
+#define FRAMES_ON_STACK 256
 
 /* The last path component of @path. */
 static const char *base_name(const char *path)
@@ -387,8 +388,19 @@ static const char *base_name(const char *path)
  */
 static void put_stack(struct writer *w, const struct ehd_event *ev)
 {
-	struct ehd_frame f[FRAMES_MAX];
-	int n = ehd_event_frames(ev, f, FRAMES_MAX), i;
+	struct ehd_frame local[FRAMES_ON_STACK], *f = local;
+	int n, i;
+
+	/* Every frame: a chain holds at most callchain_count of them. */
+	if (ev->callchain_count > FRAMES_ON_STACK) {
+		f = malloc(ev->callchain_count * sizeof(*f));
+		if (!f) {
+			w->b->err = -ENOMEM;
+			return;
+		}
+	}
+	n = ehd_event_frames(ev, f, f == local ? FRAMES_ON_STACK :
+						   ev->callchain_count);
 
 	sep(w);
 	key(w, "stack", 5, 0);
@@ -416,6 +428,52 @@ static void put_stack(struct writer *w, const struct ehd_event *ev)
 		ehd__buf_putc(w->b, '"');
 	}
 	w_close(w, ']');
+	if (f != local)
+		free(f);
+}
+
+/* Identity meta bits shown for an event that is not EventHeader. */
+#define IDENTITY_META (EHD_META_ID | EHD_META_VERSION | EHD_META_LEVEL | \
+		       EHD_META_KEYWORD | EHD_META_OPCODE | EHD_META_TAG | \
+		       EHD_META_ACTIVITY | EHD_META_RELATED_ACTIVITY)
+
+/* Does @ev (not EventHeader: nettrace, Heph) carry any identity? */
+static bool has_identity(const struct ehd_event *ev)
+{
+	return ev && (ev->id || ev->version || ev->level || ev->keyword ||
+		      ev->opcode || ev->tag || ev->activity_id ||
+		      ev->related_id);
+}
+
+/*
+ * The identity of an event that is not EventHeader (a .NET event read
+ * from nettrace carries one), in the members EventHeader events use.
+ */
+static void put_identity(struct writer *w, const struct ehd_event *ev,
+			 unsigned int meta)
+{
+	if (ev->id && (meta & EHD_META_ID))
+		put_int_meta(w, "id", ev->id);
+	if (ev->version && (meta & EHD_META_VERSION))
+		put_int_meta(w, "version", ev->version);
+	if (ev->level && (meta & EHD_META_LEVEL))
+		put_int_meta(w, "level", ev->level);
+	if (ev->keyword && (meta & EHD_META_KEYWORD))
+		put_hex_meta(w, "keyword", ev->keyword);
+	if (ev->opcode && (meta & EHD_META_OPCODE))
+		put_int_meta(w, "opcode", ev->opcode);
+	if (ev->tag && (meta & EHD_META_TAG))
+		put_hex_meta(w, "tag", ev->tag);
+	if (ev->activity_id && (meta & EHD_META_ACTIVITY)) {
+		sep(w);
+		key(w, "activity", 8, 0);
+		ehd__json_uuid(w->b, ev->activity_id, EHD__JSON);
+	}
+	if (ev->related_id && (meta & EHD_META_RELATED_ACTIVITY)) {
+		sep(w);
+		key(w, "relatedActivity", 15, 0);
+		ehd__json_uuid(w->b, ev->related_id, EHD__JSON);
+	}
 }
 
 static void put_meta(struct writer *w, const struct ehd_event_info *info,
@@ -457,6 +515,8 @@ static void put_meta(struct writer *w, const struct ehd_event_info *info,
 	if ((has & EHD_CTX_CALLCHAIN) && (meta & EHD_META_STACK))
 		put_stack(w, ev);
 	if (!info) {
+		if (ev)
+			put_identity(w, ev, meta);
 		w_close(w, '}');
 		return;
 	}
@@ -580,7 +640,8 @@ static int json_object(struct ehd_buf *b, struct ehd_enum *en,
 	}
 	if (meta & (info ? ~(EHD_META_N | EHD_META_COMMON) :
 		    (EHD_META_TIME | EHD_META_CPU | EHD_META_PID |
-		     EHD_META_TID | EHD_META_COMM | EHD_META_STACK)))
+		     EHD_META_TID | EHD_META_COMM | EHD_META_STACK |
+		     (has_identity(ctx ? ctx->ev : NULL) ? IDENTITY_META : 0))))
 		put_meta(&w, info, ctx, meta);
 	if (flags & EHD__JF_SPACE)
 		ehd__buf_putc(b, ' ');

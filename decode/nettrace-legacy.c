@@ -98,6 +98,7 @@ struct ntl {
 	unsigned int version;	/* 3, 4, or 5 once a V5 tag was seen */
 	bool done;		/* the NullReference tag was read */
 	int err;		/* sticky failure */
+	uint64_t skipped;	/* event rows of metadata id 0 */
 
 	/* The event or metadata block being walked. */
 	bool in_block;
@@ -1035,6 +1036,13 @@ int ehd__ntl_open(struct ehd__nt *nt, void **state, const uint8_t *h,
 	return 0;
 }
 
+uint64_t ehd__ntl_skipped(const void *state)
+{
+	const struct ntl *st = state;
+
+	return st ? st->skipped : 0;
+}
+
 int ehd__ntl_next(struct ehd__nt *nt, void *state, struct ehd__nt_row *row)
 {
 	struct ntl *st = state;
@@ -1058,8 +1066,10 @@ int ehd__ntl_next(struct ehd__nt *nt, void *state, struct ehd__nt_row *row)
 					continue;
 				}
 				/* v4/v5: id 0 has no metadata; skipped. */
-				if (!row->meta_id)
+				if (!row->meta_id) {
+					st->skipped++;
 					continue;
+				}
 				return 1;
 			}
 			st->in_block = false;

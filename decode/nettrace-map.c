@@ -962,12 +962,15 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 
 	res->lossy = 0;
 	res->why = NULL;
+	res->extra = false;
 	if (m->fixed_size) {
 		if (size < m->fixed_size) {
 			r.pos = size;
 			return bad(&r, "payload shorter than its fields");
 		}
 		ehd__buf_put(out, src, m->fixed_size);
+		res->extra = ehd__extra_bytes(src + m->fixed_size,
+					      size - m->fixed_size);
 		return out->err;
 	}
 	if (m->nops == 1 && m->ops[0].code == OP_LSTR && m->ops[0].counted) {
@@ -981,6 +984,8 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 	err = m->simple ? run_simple(&r) : run_ops(&r, 0, m->nops);
 	if (!err && m->tail)
 		ehd__buf_put(out, src + r.pos, size - r.pos);
+	else if (!err)
+		res->extra = ehd__extra_bytes(src + r.pos, size - r.pos);
 	if (!out->err && out->len)
 		out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
 	if (!err && out->len - start > PAYLOAD_MAX)

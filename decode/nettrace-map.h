@@ -59,11 +59,14 @@ struct ehd__ntm {
  * @where: on failure, the offset in the source where it went wrong
  * @why: on failure, the reason
  * @lossy: code points replaced (UTF-32 beyond UTF-16) in this payload
+ * @extra: the payload goes on after the last field with more than perf's
+ *	padding (ehd__extra_bytes()); only a map without a tail says so
  */
 struct ehd__ntm_result {
 	size_t where;
 	const char *why;
 	uint64_t lossy;
+	bool extra;
 };
 
 /*

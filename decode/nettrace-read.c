@@ -92,18 +92,9 @@ struct nt_thread {
 	bool has_pid, has_tid;
 	uint32_t pid, tid;
 	bool live;
-	char name[64];		/* Name, "" when none (cut to 63 bytes) */
-	char process[64];	/* KeyValue ProcessName, likewise */
+	size_t name;		/* Name, in nt->thread_names; 0: none */
+	size_t process;		/* KeyValue ProcessName, likewise */
 };
-
-/* Keep a thread row's string @s of @len bytes, cut to fit @dst. */
-static void keep_name(char *dst, size_t size, const char *s, size_t len)
-{
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, s, len);
-	dst[len] = 0;
-}
 
 struct nt_labels {
 	uint32_t id;
@@ -162,6 +153,7 @@ struct ehd__nt {
 	uint32_t *seq_vals;
 	size_t nseqs, seqs_cap;
 	uint64_t lost;
+	uint64_t dangling;		/* events naming what is not there */
 
 	/* the event block being read */
 	const uint8_t *blk, *blk_end;
@@ -189,6 +181,7 @@ struct ehd__nt {
 	uint8_t legacy_ids[32];
 	struct ehd_buf scratch;
 	struct ehd_buf name_scratch;
+	struct ehd_buf thread_names;	/* "\0", then each name and a NUL */
 
 	int err;
 	uint64_t err_off;
@@ -974,6 +967,29 @@ static struct nt_thread *find_thread(const struct ehd__nt *nt, uint64_t index)
 	return NULL;
 }
 
+/* Keep a thread row's string @s of @len bytes whole; *@at gets where. */
+static int keep_name(struct ehd__nt *nt, size_t *at, const char *s,
+		     size_t len)
+{
+	struct ehd_buf *b = &nt->thread_names;
+
+	*at = 0;
+	if (!len)
+		return 0;
+	if (!b->len)
+		ehd__buf_putc(b, 0);	/* offset 0: no name */
+	*at = b->len;
+	ehd__buf_put(b, s, len);
+	ehd__buf_putc(b, 0);
+	return b->err ? ehd__nt_fail(nt, -ENOMEM, 0, "out of memory") : 0;
+}
+
+/* A name kept by keep_name(), or NULL for none. */
+static const char *thread_name(const struct ehd__nt *nt, size_t at)
+{
+	return at ? nt->thread_names.p + at : NULL;
+}
+
 static int thread_block(struct ehd__nt *nt, struct cur *c)
 {
 	uint64_t size, index, kind, v;
@@ -1007,7 +1023,7 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 			case EHD__NT_THREAD_NAME:
 				err = get_string(nt, &r, &s, &len, "thread name");
 				if (!err)
-					keep_name(t.name, sizeof(t.name), s, len);
+					err = keep_name(nt, &t.name, s, len);
 				break;
 			case EHD__NT_THREAD_PID:
 				err = get_var(nt, &r, 10, &v, "process id");
@@ -1026,8 +1042,7 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 				if (!err)
 					err = get_string(nt, &r, &s, &len, "value");
 				if (!err && key_is_process)
-					keep_name(t.process, sizeof(t.process),
-						  s, len);
+					err = keep_name(nt, &t.process, s, len);
 				break;
 			default:
 				err = ehd__nt_fail(nt, -EBADMSG, kat,
@@ -1485,6 +1500,16 @@ void ehd__nt_set_procs(struct ehd__nt *nt, struct ehd__procs *ps)
 uint64_t ehd__nt_lost(const struct ehd__nt *nt)
 {
 	return nt->lost;
+}
+
+uint64_t ehd__nt_malformed(const struct ehd__nt *nt)
+{
+	return ehd__ntl_skipped(nt->legacy);
+}
+
+uint64_t ehd__nt_dangling(const struct ehd__nt *nt)
+{
+	return nt->dangling;
 }
 
 /* ---- event rows (v6) ---- */
@@ -2233,7 +2258,8 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 	struct ehd_event *ev = &nt->ev;
 	const struct nt_labels *l = NULL;
 	const struct nt_thread *t;
-	const struct nt_stack *st;
+	const struct nt_stack *st = NULL;
+	bool dangling = false;
 
 	if (!m)
 		return ehd__nt_fail(nt, -EBADMSG, row->offset,
@@ -2298,16 +2324,25 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 			return ehd__nt_fail(nt, -EBADMSG, row->offset,
 					    "event of unknown capture thread index %llu",
 					    (unsigned long long)row->capture_thread);
+		dangling = !t;
 		if (t && (t->has_pid || t->has_tid) &&
 		    (nt->context & EHD_CTX_PID)) {
 			ev->context |= EHD_CTX_PID;
 			ev->pid = t->has_pid ? t->pid : nt->process_id;
 			ev->tid = t->tid;
-			ev->comm = t->name[0] ? t->name : NULL;
-			ev->process = t->process[0] ? t->process : NULL;
+			ev->comm = thread_name(nt, t->name);
+			ev->process = thread_name(nt, t->process);
 		}
 	}
-	if (row->stack_id && (st = find_stack(nt, row->stack_id))) {
+	if (row->stack_id) {
+		st = find_stack(nt, row->stack_id);
+		if (!st && nt->strict)
+			return ehd__nt_fail(nt, -EBADMSG, row->offset,
+					    "event of unknown stack id %u",
+					    row->stack_id);
+		dangling |= !st;
+	}
+	if (st) {
 		ev->context |= EHD_CTX_CALLCHAIN;
 		ev->callchain = st->count ? nt->stack_ips + st->at : NULL;
 		ev->callchain_count = st->count;
@@ -2318,7 +2353,9 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 			return ehd__nt_fail(nt, -EBADMSG, row->offset,
 					    "event of unknown label list %u",
 					    row->label_list);
+		dangling |= !l;
 	}
+	nt->dangling += dangling;
 
 	/* identity */
 	ev->opcode = l && l->has_opcode ? l->opcode : m->opcode;
@@ -2531,6 +2568,7 @@ void ehd__nt_free(struct ehd__nt *nt)
 	ehd__buf_free(&nt->kv);
 	ehd__buf_free(&nt->scratch);
 	ehd__buf_free(&nt->name_scratch);
+	ehd__buf_free(&nt->thread_names);
 	free(nt->buf);
 	free(nt);
 }

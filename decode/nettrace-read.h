@@ -46,6 +46,9 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev);
 unsigned int ehd__nt_version(const struct ehd__nt *nt);
 void ehd__nt_trace_info(const struct ehd__nt *nt, struct ehd_trace_info *info);
 uint64_t ehd__nt_lost(const struct ehd__nt *nt);
+/* Rows skipped as malformed, events with a dangling reference. */
+uint64_t ehd__nt_malformed(const struct ehd__nt *nt);
+uint64_t ehd__nt_dangling(const struct ehd__nt *nt);
 
 /* Stacks of the events are attributed with @ps (ehd_event_frames()). */
 void ehd__nt_set_procs(struct ehd__nt *nt, struct ehd__procs *ps);
@@ -161,5 +164,7 @@ int ehd__ntl_open(struct ehd__nt *nt, void **state, const uint8_t *h,
 		  size_t n);
 int ehd__ntl_next(struct ehd__nt *nt, void *state, struct ehd__nt_row *row);
 void ehd__ntl_free(void *state);
+/* Event rows skipped (v4/v5: metadata id 0, which has no metadata). */
+uint64_t ehd__ntl_skipped(const void *state);
 
 #endif /* EHD_NETTRACE_READ_H */

@@ -34,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/perf_event.h>
 #include <traceevent/event-parse.h>
 
@@ -60,11 +62,11 @@
 #define STACK_FRAMES_MAX 8190
 /* Largest metadata row (its size is a uint16_t). */
 #define ROW_MAX 0xffffu
+/* Counts in the Trace block (put_counts()), and the digits of each. */
+#define NCOUNTS 7
+#define COUNT_DIGITS 20
 /* Capture thread of every event. */
 #define CAPTURE_THREAD 0
-/* Frames of a stack looked at for ProcessSymbol events. */
-#define FRAMES_MAX 512
-
 /* ---- state ---- */
 
 enum meta_kind {
@@ -184,7 +186,8 @@ struct ehd__ntw {
 	uint64_t nbuild_ids;
 	struct ehd_table kernel_maps;	/* pid -> announced */
 	struct ehd_table named;		/* stacks of the window named: hash */
-	struct ehd_frame *frames;	/* FRAMES_MAX */
+	struct ehd_frame *frames;	/* frames_cap */
+	size_t frames_cap;
 	uint64_t *ips;			/* a stack without perf's markers */
 	size_t ips_cap;
 
@@ -193,15 +196,27 @@ struct ehd__ntw {
 	unsigned int first_context;
 	bool have_first;
 	struct ehd_writer_stats st;
+
+	/* the counts in the Trace block, known at the end */
+	off_t start;			/* fd's offset at the start; -1: a pipe */
+	bool closing;
+	uint64_t counts_at[NCOUNTS];	/* stream offsets of their digits */
 };
 
 int ehd__ntw_new(struct ehd__ntw **wp, int fd)
 {
 	struct ehd__ntw *w = calloc(1, sizeof(*w));
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
 
 	if (!w)
 		return -ENOMEM;
 	w->fd = fd;
+	/* Rewritten in place at the end: a regular file, not appended to. */
+	w->start = -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && fl >= 0 &&
+	    !(fl & O_APPEND))
+		w->start = lseek(fd, 0, SEEK_CUR);
 	*wp = w;
 	return 0;
 }
@@ -343,6 +358,78 @@ static void put_kv(struct ehd__ntw *w, uint32_t *n, const char *k,
 	(*n)++;
 }
 
+/*
+ * What was lost or changed on the way, as trace keys whose values are
+ * known at the end only: each is a fixed 20 digits, written as zeros and
+ * rewritten at the close (patch_counts()). Without a way back to the
+ * Trace block (a pipe) they are left out, unless the trace block is
+ * written at the close.
+ */
+static const char *const count_keys[NCOUNTS] = {
+	"ehd:EventsLost",		/* ehd_writer_add_lost() */
+	"ehd:EventsNotWritten",		/* skipped */
+	"ehd:EventsUntyped",		/* untyped */
+	"ehd:EventsTrailingData",	/* trailing */
+	"ehd:StacksCut",		/* stacks_cut */
+	"ehd:CharactersReplaced",	/* lossy */
+	"ehd:Utf8Replaced",		/* utf8_replaced */
+};
+
+static void count_values(const struct ehd__ntw *w, uint64_t v[NCOUNTS])
+{
+	v[0] = w->st.lost;
+	v[1] = w->st.skipped;
+	v[2] = w->st.untyped;
+	v[3] = w->st.trailing;
+	v[4] = w->st.stacks_cut;
+	v[5] = w->st.lossy;
+	v[6] = w->st.utf8_replaced;
+}
+
+static void put_counts(struct ehd__ntw *w, uint32_t *n)
+{
+	size_t i;
+
+	if (w->start < 0 && !w->closing)
+		return;
+	for (i = 0; i < NCOUNTS; i++) {
+		put_string(w, &w->out, count_keys[i], strlen(count_keys[i]));
+		ehd__nt_put_var(&w->out, COUNT_DIGITS);
+		w->counts_at[i] = w->st.bytes + w->out.len;
+		ehd__buf_put(&w->out, "00000000000000000000", COUNT_DIGITS);
+		(*n)++;
+	}
+}
+
+/*
+ * The counts' final values into the Trace block: in w->out if it is still
+ * there, else in the file. Return: 0 or a negative errno.
+ */
+static int patch_counts(struct ehd__ntw *w)
+{
+	uint64_t v[NCOUNTS];
+	char t[COUNT_DIGITS + 1];
+	ssize_t n;
+	size_t i;
+
+	if (!w->counts_at[0])
+		return 0;
+	count_values(w, v);
+	for (i = 0; i < NCOUNTS; i++) {
+		uint64_t at = w->counts_at[i];
+
+		snprintf(t, sizeof(t), "%020llu", (unsigned long long)v[i]);
+		if (at >= w->st.bytes) {
+			memcpy(w->out.p + (at - w->st.bytes), t, COUNT_DIGITS);
+			continue;
+		}
+		n = pwrite(w->fd, t, COUNT_DIGITS, w->start + (off_t)at);
+		if (n != COUNT_DIGITS)
+			return w->err = n < 0 ? -errno : -EIO;
+	}
+	return 0;
+}
+
 static void put_kv_u64(struct ehd__ntw *w, uint32_t *n, const char *k,
 		       uint64_t v)
 {
@@ -438,6 +525,7 @@ static void write_trace(struct ehd__ntw *w)
 	else
 		strcpy(ctx, "none");
 	put_kv(w, &nkv, "ehd:Context", ctx);
+	put_counts(w, &nkv);
 	ehd__nt_patch_le(&w->out, count_at, nkv, 4);
 	block_end(w, at, EHD__NT_TRACE);
 	w->trace_written = true;
@@ -1087,8 +1175,8 @@ static bool sorted(const struct held *h, size_t n)
 	return true;
 }
 
-/* Write the window (and, the first time, the trace block). */
-static int flush_window(struct ehd__ntw *w)
+/* Make the window's blocks in w->out (and, the first time, the trace block). */
+static void make_window(struct ehd__ntw *w)
 {
 	size_t i, at;
 
@@ -1141,6 +1229,12 @@ static int flush_window(struct ehd__ntw *w)
 	ehd__table_clear(&w->stacks);
 	ehd__table_clear(&w->labels);
 	ehd__table_clear(&w->named);
+}
+
+/* Write the window (and, the first time, the trace block). */
+static int flush_window(struct ehd__ntw *w)
+{
+	make_window(w);
 	return write_out(w);
 }
 
@@ -1190,6 +1284,9 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 			   ev->time - w->clock_offset : ev->time;
 	else
 		h->ticks = w->last_ticks + 1;
+	/* Untimed in a timed trace: its time is made up (said). */
+	if (!(ev->context & EHD_CTX_TIME) && (w->first_context & EHD_CTX_TIME))
+		w->st.untimed++;
 	if (!h->ticks)
 		h->ticks = 1;
 	w->last_ticks = h->ticks;
@@ -1347,6 +1444,7 @@ static void put_short_string(struct ehd__ntw *w, const char *s, size_t n)
 		n = 0xffff;
 		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
 			n--;	/* not in the middle of a character */
+		w->st.lossy++;
 	}
 	ehd__nt_put_le(b, n, 2);
 	ehd__buf_put(b, s, n);
@@ -1444,12 +1542,17 @@ static int symbols(struct ehd__ntw *w, const struct ehd_event *ev)
 {
 	int n, i, err = 0;
 
-	if (!w->frames) {
-		w->frames = malloc(FRAMES_MAX * sizeof(*w->frames));
-		if (!w->frames)
+	/* Every frame is named (the stack itself may be cut, not this). */
+	if (ev->callchain_count > w->frames_cap) {
+		struct ehd_frame *p = realloc(w->frames, ev->callchain_count *
+							 sizeof(*p));
+
+		if (!p)
 			return -ENOMEM;
+		w->frames = p;
+		w->frames_cap = ev->callchain_count;
 	}
-	n = ehd_event_frames(ev, w->frames, FRAMES_MAX);
+	n = ehd_event_frames(ev, w->frames, w->frames_cap);
 	for (i = 0; i < n && !err; i++) {
 		const struct ehd_frame *f = &w->frames[i];
 		uint64_t key[2] = { f->mapping_id, f->symbol_start }, h;
@@ -1553,6 +1656,48 @@ static int window_check(struct ehd__ntw *w)
 	return err;
 }
 
+/*
+ * EventHeader event @ev as the tracepoint record it is, in @classic: named
+ * as its tracepoint ("user_events:MyProvider_L4K1"), as are all the
+ * records of one tracepoint format (one type).
+ */
+static const struct ehd_event *as_record(const struct ehd_event *ev,
+					 struct ehd_event *classic)
+{
+	const struct tep_event *tp = ev->tep_event;
+
+	*classic = *ev;
+	classic->kind = tp ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+	if (tp && tp->system && tp->name) {
+		classic->provider = tp->system;
+		classic->provider_len = strlen(tp->system);
+		classic->name = tp->name;
+		classic->name_len = strlen(tp->name);
+	}
+	if (ev->record) {
+		classic->data = ev->record;
+		classic->size = ev->record_size;
+	}
+	return classic;
+}
+
+/*
+ * Why EventHeader event @ev cannot be typed: the enumerator's reason,
+ * found by walking its fields (it refuses them as the map did).
+ */
+static const char *refusal(const struct ehd_event *ev, struct ehd_enum *en,
+			   uint64_t *where)
+{
+	const char *why;
+
+	*where = 0;
+	if (!ehd_event_fields(ev, en, 0))
+		while (ehd_enum_next(en) > 0)
+			;
+	why = ehd_enum_error(en, where);
+	return why ? why : "field declarations nettrace cannot hold";
+}
+
 int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		   struct ehd_enum *en, const char **why, uint64_t *where)
 {
@@ -1602,50 +1747,60 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		const struct ehd_enum *ident = ev->internal ?
 					       ev->internal->identified : NULL;
 
+		err = 0;
 		if (!ident) {
 			err = ehd_event_fields(ev, en, 0);
-			if (err)
-				return err;
 			ident = en;
 		}
-		idx = eventheader_type(w, ev, ident, &payload);
-		if (idx < 0)
-			return (int)idx;
-		err = ehd__ntm_convert(&w->metas[idx].map,
-				       (const uint8_t *)ev->data + payload,
-				       ev->size - payload, &w->payloads, &res);
-		if (err == -EBADMSG) {
-			/* Damaged: written as what the record is. */
-			damage = err;
-			*why = res.why;
-			*where = payload + res.where;
-			classic = *ev;
-			classic.kind = ev->tep_event ? EHD_EVENT_TRACEFS :
-						       EHD_EVENT_RAW;
-			if (ev->record) {
-				classic.data = ev->record;
-				classic.size = ev->record_size;
+		idx = err ? err : eventheader_type(w, ev, ident, &payload);
+		if (idx == -ENOMEM)
+			return -ENOMEM;
+		if (idx == -E2BIG) {
+			/* More metadata than a row holds: the record's fields. */
+			w->st.untyped++;
+			ev = as_record(ev, &classic);
+		} else if (idx < 0) {
+			/* Declarations the enumerator refuses: the same. */
+			damage = (int)idx;
+			*why = refusal(ev, en, where);
+			ev = as_record(ev, &classic);
+		} else {
+			err = ehd__ntm_convert(&w->metas[idx].map,
+					       (const uint8_t *)ev->data + payload,
+					       ev->size - payload, &w->payloads,
+					       &res);
+			if (err == -EBADMSG) {
+				/* Damaged: written as what the record is. */
+				damage = err;
+				*why = res.why;
+				*where = payload + res.where;
+				ev = as_record(ev, &classic);
+			} else if (err) {
+				if (err == -E2BIG)
+					w->st.skipped++;
+				return err;
+			} else if (res.extra) {
+				w->st.trailing++;
 			}
-			ev = &classic;
-		} else if (err) {
-			if (err == -E2BIG)
-				w->st.skipped++;
-			return err;
 		}
 	}
 	if (ev->kind != EHD_EVENT_EVENTHEADER) {
 		idx = classic_type(w, ev);
-		if (idx < 0)
+		if (idx == -E2BIG && ev->kind == EHD_EVENT_TRACEFS)
+			w->st.untyped++;	/* a format too large: bytes */
+		else if (idx < 0)
 			return (int)idx;
-		err = ehd__ntm_convert(&w->metas[idx].map, ev->data, ev->size,
+		err = idx < 0 ? (int)idx :
+		      ehd__ntm_convert(&w->metas[idx].map, ev->data, ev->size,
 				       &w->payloads, &res);
-		if (err == -EBADMSG) {
-			/* A record shorter than its format: its bytes. */
+		if (err == -EBADMSG || idx < 0) {
+			/* A record shorter than its format (or a format too
+			 * large to type): its bytes. */
 			struct ehd_event raw = *ev;
 
 			raw.kind = EHD_EVENT_RAW;
 			raw.tep_event = NULL;
-			if (!damage) {
+			if (!damage && idx >= 0) {
 				damage = err;
 				*why = res.why;
 				*where = res.where;
@@ -1671,12 +1826,20 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 
 int ehd__ntw_close(struct ehd__ntw *w)
 {
-	int err = flush_window(w);
+	int err;
 
-	if (err)
-		return err;
+	if (w->err)
+		return w->err;
+	w->closing = true;
+	make_window(w);
 	ehd__nt_put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
-	return write_out(w);
+	err = patch_counts(w);
+	return err ? err : write_out(w);
+}
+
+void ehd__ntw_add_lost(struct ehd__ntw *w, uint64_t n)
+{
+	w->st.lost += n;
 }
 
 void ehd__ntw_stats(const struct ehd__ntw *w, struct ehd_writer_stats *st)

@@ -36,6 +36,9 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 /* Write what is held, the last sequence point and the end of stream. */
 int ehd__ntw_close(struct ehd__ntw *w);
 
+/* Count @n events the source lost (the trace key "ehd:EventsLost"). */
+void ehd__ntw_add_lost(struct ehd__ntw *w, uint64_t n);
+
 void ehd__ntw_stats(const struct ehd__ntw *w, struct ehd_writer_stats *st);
 
 #endif /* EHD_NETTRACE_WRITER_H */

@@ -769,9 +769,13 @@ static void count_lost(struct ehd_reader *r, const struct ehd__perf_record *rec)
 		r->stats.lost_records++;
 	} else if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16 &&
 		   !(rec->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF)) {
+		uint64_t n = ehd__load_uint(p, 8, big);
+
 		r->have_lost_samples = true;
 		if (!rec->has_sample || !sideband_desc(rec->sample.desc))
-			r->lost_samples += ehd__load_uint(p, 8, big);
+			r->lost_samples += n;
+		else
+			r->stats.lost_other += n;
 		r->stats.lost_records++;
 	}
 	r->stats.lost = r->have_lost_samples ? r->lost_samples : r->lost_stream;
@@ -845,13 +849,16 @@ static bool apply_task(struct ehd_reader *r, const struct held *h,
 					  &r->threads, &r->sys))
 		sys = true;
 
-	if (type == PERF_RECORD_COMM && n > 8) {
+	if ((type == PERF_RECORD_COMM && n <= 8) ||
+	    (type == PERF_RECORD_FORK && n < 16))
+		r->stats.malformed++;
+	else if (type == PERF_RECORD_COMM) {
 		const char *comm = (const char *)p + 8;
 
 		ehd__threads_comm(&r->threads, (uint32_t)ehd__load_uint(p, 4, big),
 				  (uint32_t)ehd__load_uint(p + 4, 4, big), comm,
 				  strnlen(comm, n - 8));
-	} else if (type == PERF_RECORD_FORK && n >= 16) {
+	} else if (type == PERF_RECORD_FORK) {
 		ehd__threads_fork(&r->threads,
 				  (uint32_t)ehd__load_uint(p, 4, big),
 				  (uint32_t)ehd__load_uint(p + 8, 4, big),
@@ -1277,6 +1284,8 @@ static int perf_next(struct ehd_reader *r)
 			}
 			continue;
 		}
+		if (rec->type == PERF_RECORD_THROTTLE)
+			r->stats.throttled++;
 		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
 			continue;
 		if (!sort) {
@@ -1407,6 +1416,12 @@ EHD_API void ehd_reader_stats(const struct ehd_reader *r,
 			      struct ehd_reader_stats *stats)
 {
 	*stats = r->stats;
+	if (r->perf)
+		stats->format_errors = ehd__perf_session(r->perf)->format_errors;
+	if (r->nt) {
+		stats->malformed = ehd__nt_malformed(r->nt);
+		stats->dangling = ehd__nt_dangling(r->nt);
+	}
 }
 
 EHD_API const char *ehd_reader_error(const struct ehd_reader *r,

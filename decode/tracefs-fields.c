@@ -255,9 +255,12 @@ static int add_field(struct ehd_enum *en, const struct tep_format_field *f,
 	unsigned int elem;
 	int array = (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) != 0;
 
-	if (locate(f, raw, size, big, &p, &len))
+	if (locate(f, raw, size, big, &p, &len)) {
+		/* Outside the record: shown as null, and counted. */
+		ehd__enum_note_cut(en);
 		return add_blob(en, f, EH_ENC_BINARY_LENGTH16_CHAR8,
 				EH_FMT_HEX_INT, NULL, 0, swap);
+	}
 	if (t.kind == K_STRING) {
 		const uint8_t *nul = memchr(p, 0, len);
 
@@ -290,6 +293,8 @@ static int add_field(struct ehd_enum *en, const struct tep_format_field *f,
 	    t.kind == K_BYTES || !value_encoding(elem) || n > UINT16_MAX)
 		return add_blob(en, f, EH_ENC_BINARY_LENGTH16_CHAR8,
 				EH_FMT_HEX_BYTES, p, len, swap);
+	if (len % elem)
+		ehd__enum_note_cut(en);	/* part of an element: left out */
 	it = add_array_item(en, EHD_STATE_ARRAY_BEGIN, f, swap, &t, elem, n);
 	if (!it)
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 
 #include "chrome-writer.h"
 #include "ehd-buf.h"
+#include "enumerator-int.h"
 #include "event-int.h"
 #include "heph-writer.h"
 #include "json-event.h"
@@ -48,6 +49,9 @@ struct ehd_writer {
 	int write_err;
 	bool utf8_fix;		/* text out: make it well-formed UTF-8 */
 	uint64_t utf8_replaced;
+	uint64_t trailing;	/* ehd_writer_stats' */
+	uint64_t fields_cut;
+	uint64_t lost;
 
 	uint64_t err_off;
 	char err_msg[320];
@@ -259,8 +263,7 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	return flush(w, false);
 }
 
-/* Render @ev, its fields in w->en (started); < 0: damaged, nothing added. */
-static int render(struct ehd_writer *w, const struct ehd_event *ev)
+static int render_as(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	struct ehd__json_context ctx = { ev, &w->time_cache };
 	int err;
@@ -283,6 +286,24 @@ static int render(struct ehd_writer *w, const struct ehd_event *ev)
 	if (!err && w->format == EHD_OUT_JSONL)
 		ehd__buf_putc(&w->out, '\n');
 	return err;
+}
+
+/*
+ * Render @ev, its fields in w->en (started); < 0: damaged, nothing added.
+ * What its record holds that the output cannot show is counted.
+ */
+static int render(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	int err = render_as(w, ev);
+
+	if (err)
+		return err;
+	if (ehd__enum_cut(w->en))
+		w->fields_cut++;
+	if (ev->kind == EHD_EVENT_EVENTHEADER &&
+	    !(ev->internal && ev->internal->fields) && ehd__enum_extra(w->en))
+		w->trailing++;
+	return 0;
 }
 
 static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
@@ -312,7 +333,7 @@ static int nettrace_event(struct ehd_writer *w, const struct ehd_event *ev)
 
 	w->events++;
 	err = ehd__ntw_event(w->nt, ev, w->en, &why, &where);
-	if (err == -EBADMSG && why)
+	if (err < 0 && why)
 		set_error(w, ev, err, why, where);
 	else if (!err && ev->decode_error)
 		set_error(w, ev, err = ev->decode_error, ev->decode_reason,
@@ -320,7 +341,7 @@ static int nettrace_event(struct ehd_writer *w, const struct ehd_event *ev)
 	return err;
 }
 
-EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
+static int write_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	unsigned int fflags = (w->meta & EHD_META_COMMON) ? EHD_FIELDS_COMMON : 0;
 	int damage = 0, err;
@@ -375,6 +396,26 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 	return damage;
 }
 
+EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
+{
+	int err = write_event(w, ev);
+
+	/*
+	 * A failure that is not the event's (out of memory, a failed write):
+	 * the output is lost, and ehd_writer_close() returns why.
+	 */
+	if (err < 0 && !w->has_err && err != -E2BIG && !w->write_err)
+		w->write_err = err;
+	return err;
+}
+
+EHD_API void ehd_writer_add_lost(struct ehd_writer *w, uint64_t n)
+{
+	w->lost += n;
+	if (w->nt)
+		ehd__ntw_add_lost(w->nt, n);
+}
+
 EHD_API int ehd_writer_close(struct ehd_writer *w)
 {
 	if (w->closed)
@@ -383,14 +424,19 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 		ehd_writer_end(w);
 	if (w->nt) {
 		w->closed = true;
+		if (w->write_err)
+			return w->write_err;
 		return w->write_err = ehd__ntw_close(w->nt);
 	}
 	if (w->format == EHD_OUT_JSON)
 		ehd__buf_puts(&w->out, "\n}\n");
 	if (w->ch) {
-		/* The count goes in the document: all the events are in. */
+		struct ehd_writer_stats st;
+
+		/* The counts go in the document: all the events are in. */
 		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
-		ehd__chrome_close(w->ch, &w->out, w->utf8_replaced);
+		ehd_writer_stats(w, &st);
+		ehd__chrome_close(w->ch, &w->out, &st);
 	}
 	w->closed = true;
 	return flush(w, true);
@@ -413,6 +459,9 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 		ehd__chrome_stats(w->ch, stats);
 	if (w->utf8_fix)
 		stats->utf8_replaced = w->utf8_replaced;
+	stats->trailing = w->trailing;
+	stats->fields_cut = w->fields_cut;
+	stats->lost = w->lost;
 }
 
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,

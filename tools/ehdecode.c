@@ -21,6 +21,7 @@
 
 #include "live.h"
 #include "output.h"
+#include "report.h"
 
 static const char *prog = "ehdecode";
 
@@ -136,84 +137,6 @@ struct options {
 	int stats;
 };
 
-/* What a writer counts that the output does not show, and what it means. */
-struct count {
-	size_t at;		/* in struct ehd_writer_stats */
-	const char *what;
-};
-
-#define COUNT(m, what) { offsetof(struct ehd_writer_stats, m), what }
-static const struct count writer_counts[] = {
-	COUNT(skipped, "events too large for nettrace (payload over 65,535 bytes) were not written"),
-	COUNT(reordered, "events older than an earlier window were written at its end time"),
-	COUNT(lossy, "characters outside UTF-16 were written as U+FFFD"),
-	COUNT(stacks_cut, "stacks were cut to 8,190 frames"),
-	COUNT(unmatched, "activity starts or stops paired with nothing (written as instant events)"),
-	COUNT(unfinished, "activities had no stop (ended at the last time of their input)"),
-	COUNT(split, "activities still open at the stop of an enclosing one were split there"),
-	COUNT(untimed, "events without a time were put at the time of the event before them"),
-	COUNT(utf8_replaced, "ill-formed UTF-8 sequences were written as U+FFFD"),
-	{ 0, NULL }
-};
-
-static const struct count heph_counts[] = {
-	COUNT(untimed, "events had no time and were written at time 0"),
-	COUNT(reordered, "events before the first one (the epoch) were written at time 0"),
-	COUNT(unfinished, "activities were not stopped; written with end = start"),
-	COUNT(lossy, "strings or arrays were cut to 65,535 bytes or elements"),
-	COUNT(skipped, "events over 4 GiB were not written"),
-	COUNT(utf8_replaced, "ill-formed UTF-8 sequences were written as U+FFFD"),
-	{ 0, NULL }
-};
-#undef COUNT
-
-/* Say what the writer counted that the output does not show. */
-static void report_writer(struct ehd_writer *w, int format, int stats)
-{
-	struct ehd_writer_stats st;
-	const struct count *c;
-	uint64_t n;
-
-	ehd_writer_stats(w, &st);
-	for (c = format == EHD_OUT_HEPH ? heph_counts : writer_counts; c->what; c++) {
-		memcpy(&n, (const char *)&st + c->at, sizeof(n));
-		if (n)
-			fprintf(stderr, "%s: %llu %s\n", prog,
-				(unsigned long long)n, c->what);
-	}
-	if (!stats)
-		return;
-	fprintf(stderr, "%s: %llu events, %llu bytes", prog,
-		(unsigned long long)st.events, (unsigned long long)st.bytes);
-	if (st.events && (st.header_bytes || st.payload_bytes))
-		fprintf(stderr, "; per event: %.2f bytes of header, %.2f of payload; %llu event types",
-			(double)st.header_bytes / (double)st.events,
-			(double)st.payload_bytes / (double)st.events,
-			(unsigned long long)st.metadata);
-	fputc('\n', stderr);
-}
-
-/* Say what the reader of a file counted that the output does not show. */
-static void report_counts(const char *name, struct ehd_reader *r)
-{
-	struct ehd_reader_stats st;
-
-	ehd_reader_stats(r, &st);
-	if (st.lost && ehd_reader_kind(r) == EHD_INPUT_NETTRACE)
-		fprintf(stderr, "%s: %s: %llu events lost (gaps in sequence numbers)\n",
-			prog, name, (unsigned long long)st.lost);
-	else if (st.lost)
-		fprintf(stderr, "%s: %s: %llu events lost (from %llu LOST and LOST_SAMPLES records)\n",
-			prog, name, (unsigned long long)st.lost,
-			(unsigned long long)st.lost_records);
-	if (st.unknown_id)
-		fprintf(stderr, "%s: %s: %llu samples of an unknown event id (written as raw)\n",
-			prog, name, (unsigned long long)st.unknown_id);
-	if (st.early_flushes)
-		fprintf(stderr, "%s: %s: %llu rounds too large to sort whole; output sorted in parts\n",
-			prog, name, (unsigned long long)st.early_flushes);
-}
-
 /*
  * Open one input and recognise it (its kind from its first bytes, its
  * headers read); NULL when it cannot be (said).
@@ -251,6 +174,15 @@ static struct ehd_reader *open_input(const char *name, const struct options *o)
 		return NULL;
 	}
 	return r;
+}
+
+/* The events input @r lost, for the output to say. */
+static uint64_t lost_of(struct ehd_reader *r)
+{
+	struct ehd_reader_stats st;
+
+	ehd_reader_stats(r, &st);
+	return st.lost;
 }
 
 /*
@@ -293,7 +225,8 @@ static int decode(struct ehd_reader *r, const char *name,
 			fprintf(stderr, "%s: %s\n", prog, strerror(-err));
 		ret = 1;
 	}
-	report_counts(name, r);
+	report_reader(prog, name, r, true);
+	ehd_writer_add_lost(w, lost_of(r));
 	return ret;
 }
 
@@ -491,7 +424,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 			o.output ? o.output : "standard output", strerror(-err));
 		ret = 1;
 	} else {
-		report_writer(w, o.format, o.stats);
+		report_writer(prog, w, o.format, o.stats);
 	}
 	ehd_writer_free(w);
 done:

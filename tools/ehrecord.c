@@ -21,6 +21,7 @@
 
 #include "live.h"
 #include "output.h"
+#include "report.h"
 
 static const char *prog = "ehrecord";
 
@@ -239,6 +240,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 			fprintf(stderr, "%s: %s: %s\n", prog, output,
 				strerror(-err));
 			ret = 1;
+		} else if (!err) {
+			report_writer(prog, w, EHD_OUT_NETTRACE, false);
 		}
 	}
 done:

@@ -18,6 +18,7 @@
 #include <ehdecode/writer.h>
 
 #include "live.h"
+#include "report.h"
 
 /* Spool bytes at the stop worth a word: their conversion takes a while. */
 #define BACKLOG_SAY (8u << 20)
@@ -424,6 +425,24 @@ static void skip_backlog(struct live *l)
 		l->o->prog, (double)st.spool_pending / 1048576.0);
 }
 
+/* The events the session counted lost (by event, or from the rings). */
+static uint64_t live_lost(struct live *l)
+{
+	struct ehd_session_stats st;
+
+	ehd_session_stats(l->s, &st);
+	return st.lost;
+}
+
+/* The events the LOST records of the stream count (before Linux 6.0). */
+static uint64_t reader_lost(struct ehd_reader *r)
+{
+	struct ehd_reader_stats st;
+
+	ehd_reader_stats(r, &st);
+	return st.lost;
+}
+
 int live_write_events(struct live *l, struct ehd_writer *w,
 		      unsigned int reader_flags)
 {
@@ -445,8 +464,10 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	for (;; err = ehd_reader_next(r, &ev)) {
 		if (err > 0) {
 			k = put_event(l, w, ev);
-			if (k < 0)
+			if (k < 0) {
+				ret = 1;	/* ehd_writer_close() says why */
 				break;
+			}
 			ret |= k;
 			l->events++;
 			if (++n % 1024)
@@ -484,8 +505,10 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	if (live_stop(l))
 		ret = 1;
 	ehd_writer_end(w);
-	ehd_reader_free(r);
 	live_report(l);
+	report_reader(l->o->prog, "live", r, !live_lost(l));
+	ehd_writer_add_lost(w, live_lost(l) ? live_lost(l) : reader_lost(r));
+	ehd_reader_free(r);
 	l->w = NULL;
 	return ret;
 }

@@ -176,6 +176,9 @@ static void write_capture(struct written *out, int rounds, bool late)
 			if (err == -E2BIG)
 				continue;	/* the huge event: skipped */
 			assert_int_equal(err, 0);
+			/* What nettrace keeps of a deep stack (counted). */
+			if (e.callchain_count > 8190)
+				e.callchain_count = 8190;
 			assert_int_equal(ehd_writer_event(jw, &e), 0);
 		}
 		assert_int_equal(k, NEVENTS);
@@ -194,6 +197,7 @@ static void write_capture(struct written *out, int rounds, bool late)
 		assert_int_equal(ehd_writer_event(w, &e), 0);
 		ehd_reader_free(r);
 	}
+	ehd_writer_add_lost(w, 42);
 	assert_int_equal(ehd_writer_close(w), 0);
 	assert_int_equal(ehd_writer_close(jw), 0);
 	ehd_writer_stats(w, &out->st);
@@ -215,6 +219,55 @@ static uint8_t *slurp(int fd, size_t *len)
 	assert_int_equal(pread(fd, p, (size_t)n, 0), n);
 	*len = (size_t)n;
 	return p;
+}
+
+/*
+ * The value of trace key @key in the Trace block of nettrace @f, in @v;
+ * false when there is no such key.
+ */
+static bool trace_key(const uint8_t *f, size_t len, const char *key,
+		      char *v, size_t size)
+{
+	const uint8_t *p = f + 20 + 4 + 16 + 8 + 8 + 4, *end = f + len;
+	uint32_t n, i, k;
+
+	assert_true(len > 64 && f[20 + 3] == 1);	/* the Trace block */
+	memcpy(&n, p, 4);
+	p += 4;
+	for (i = 0; i < 2 * n; i++) {
+		uint32_t l = 0;
+		int shift = 0;
+
+		do {
+			assert_true(p < end);
+			l |= (uint32_t)(*p & 0x7f) << shift;
+			shift += 7;
+		} while (*p++ & 0x80);
+		assert_true(l <= (size_t)(end - p));
+		k = (uint32_t)strlen(key);
+		if (i % 2 == 0 && l == k && !memcmp(p, key, k)) {
+			p += l;
+			l = *p++;
+			assert_true(l < size);
+			memcpy(v, p, l);
+			v[l] = 0;
+			return true;
+		}
+		p += l;
+	}
+	return false;
+}
+
+/* Check that trace key @key says @want (20 digits). */
+static void check_key(const uint8_t *f, size_t len, const char *key,
+		      unsigned long long want)
+{
+	char v[64], w[32];
+
+	if (!trace_key(f, len, key, v, sizeof(v)))
+		fail_msg("no trace key %s", key);
+	snprintf(w, sizeof(w), "%020llu", want);
+	assert_string_equal(v, w);
 }
 
 /* Read @fd back (strict) as JSON lines, sorted like the writer's order. */
@@ -356,6 +409,11 @@ static void test_windows_round_trip(void **state)
 	for (i = 0; i < n; i++)
 		sps += b[i].kind == 4;
 	assert_true(sps >= 4);		/* several windows */
+	/* The counts known at the end, written back into the Trace block. */
+	check_key(f, len, "ehd:EventsLost", 42);
+	check_key(f, len, "ehd:EventsNotWritten", 120);	/* Huge, each round */
+	check_key(f, len, "ehd:StacksCut", 1);
+	check_key(f, len, "ehd:EventsUntyped", 0);
 	back = read_back(w.fd, EHD_READER_STRICT, &err);
 	assert_int_equal(err, 0);
 	want = sorted_lines(w.jsonl);
@@ -380,9 +438,19 @@ static void test_limits_counted(void **state)
 	int err;
 
 	(void)state;
+	uint8_t *f;
+	size_t len;
+
 	write_capture(&w, 1, false);
 	assert_int_equal(w.st.skipped, 1);	/* Huge */
 	assert_int_equal(w.st.stacks_cut, 1);	/* 9,000 frames */
+	assert_int_equal(w.st.lost, 42);
+	/* One window: the Trace block went out at the close, counts in. */
+	f = slurp(w.fd, &len);
+	check_key(f, len, "ehd:EventsLost", 42);
+	check_key(f, len, "ehd:EventsNotWritten", 1);
+	check_key(f, len, "ehd:StacksCut", 1);
+	free(f);
 	back = read_back(w.fd, EHD_READER_STRICT, &err);
 	assert_int_equal(err, 0);
 	assert_null(strstr(back, "Huge"));
@@ -390,6 +458,86 @@ static void test_limits_counted(void **state)
 	free(back);
 	close(w.fd);
 	free(w.jsonl);
+}
+
+/*
+ * On a pipe the counts are in when the Trace block goes out at the close
+ * (a small trace); an event without a time in a timed trace is counted.
+ */
+static void test_pipe_counts(void **state)
+{
+	struct ehd_trace_info info = { .clockid = 1 };
+	struct ehd_writer_stats st;
+	const struct ehd_event *ev;
+	struct ehd_reader *r = ehd_reader_new(0);
+	struct ehd_writer *w;
+	uint8_t *f = malloc(1 << 20);
+	ssize_t n;
+	size_t len = 0;
+	int p[2], k;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_true(fcntl(p[1], F_SETPIPE_SZ, 1 << 20) >= (1 << 16));
+	w = ehd_writer_new(EHD_OUT_NETTRACE, p[1], 0, 0);
+	assert_int_equal(ehd_writer_begin_trace(w, "pipe", &info), 0);
+	assert_int_equal(ehd_reader_open(r, dat_path), 0);
+	for (k = 0; k < 3 && ehd_reader_next(r, &ev) > 0; k++) {
+		struct ehd_event e = *ev;
+
+		if (k != 1) {
+			e.context |= EHD_CTX_TIME;
+			e.time = 1000 + (uint64_t)k;
+		}
+		assert_int_equal(ehd_writer_event(w, &e), 0);
+	}
+	ehd_writer_add_lost(w, 7);
+	assert_int_equal(ehd_writer_close(w), 0);
+	ehd_writer_stats(w, &st);
+	assert_int_equal(st.untimed, 1);
+	close(p[1]);
+	while ((n = read(p[0], f + len, (1 << 20) - len)) > 0)
+		len += (size_t)n;
+	check_key(f, len, "ehd:EventsLost", 7);
+	close(p[0]);
+	ehd_writer_free(w);
+	ehd_reader_free(r);
+	free(f);
+}
+
+/* JSON shows every frame of a stack, however deep. */
+static void test_json_whole_stack(void **state)
+{
+	const struct ehd_event *ev;
+	struct ehd_reader *r = ehd_reader_new(0);
+	int fd = memfd_create("json", 0);
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_JSONL, fd, 0,
+					      EHD_META_ALL);
+	struct ehd_event e;
+	size_t len, n = 0;
+	char *s, *p;
+
+	(void)state;
+	for (len = 0; len < 9000; len++)
+		frames[len] = 0x400000 + len;
+	assert_int_equal(ehd_reader_open(r, dat_path), 0);
+	assert_int_equal(ehd_reader_next(r, &ev), 1);
+	e = *ev;
+	e.context |= EHD_CTX_CALLCHAIN;
+	e.callchain = frames;
+	e.callchain_count = 9000;
+	assert_int_equal(ehd_writer_begin(w, "deep"), 0);
+	assert_int_equal(ehd_writer_event(w, &e), 0);
+	assert_int_equal(ehd_writer_close(w), 0);
+	s = (char *)slurp(fd, &len);
+	s[len] = 0;
+	for (p = strstr(s, "\"stack\""); p && (p = strstr(p, "\"0x4")); p++)
+		n++;
+	assert_int_equal(n, 9000);
+	free(s);
+	close(fd);
+	ehd_writer_free(w);
+	ehd_reader_free(r);
 }
 
 /* A metadata row's parts, enough to check them. */
@@ -657,8 +805,14 @@ static void b_end_block(struct bytes *b, size_t at, unsigned int kind)
 enum breakage {
 	OK, NO_OPCODE, TWICE_METADATA, UNKNOWN_THREAD, SEQ_FROM_2,
 	CAPTURE_UNSORTED, EMPTY_EVENT_BLOCK, NO_END, FIXED_ARRAY_0,
-	SAME_EVENT_ID, BEFORE_SYNC,
+	SAME_EVENT_ID, BEFORE_SYNC, UNKNOWN_STACK, UNKNOWN_LABELS,
+	LONG_NAME,
 };
+
+/* A thread name longer than the 63 bytes it was once cut to. */
+static const char long_name[] =
+	"a thread name of more than sixty-three bytes, which is read whole "
+	"and given out whole";
 
 /* A v6 stream: trace, metadata, thread, two events, end. */
 static void stream(struct bytes *b, enum breakage brk)
@@ -708,25 +862,37 @@ static void stream(struct bytes *b, enum breakage brk)
 	}
 	b_end_block(b, at, 3);
 	at = b_block(b);
+	row = b->n;
 	b_le(b, 5, 2);				/* row: index 1, pid 9 */
 	b->p[b->n++] = 1;
 	b->p[b->n++] = 2;
 	b->p[b->n++] = 9;
 	b->p[b->n++] = 3;
 	b->p[b->n++] = 9;
+	if (brk == LONG_NAME) {
+		b->p[b->n++] = 1;		/* its Name */
+		b_str(b, long_name);
+		b->p[row] = (uint8_t)(b->n - row - 2);
+	}
 	b_end_block(b, at, 6);
 	at = b_block(b);
 	b_le(b, 20, 2), b_le(b, 1, 2), b_le(b, 200, 8), b_le(b, 300, 8);
 	if (brk != EMPTY_EVENT_BLOCK) {
 		/* all flags but stack/labels: metadata 1, seq, capture 1, cpu 0 */
-		b->p[b->n++] = 0x01 | 0x02 | 0x04 | 0x40 | 0x80;
+		b->p[b->n++] = 0x01 | 0x02 | 0x04 | 0x40 | 0x80 |
+			       (brk == UNKNOWN_STACK ? 0x08 : 0) |
+			       (brk == UNKNOWN_LABELS ? 0x10 : 0);
 		b->p[b->n++] = 1;
 		b->p[b->n++] = brk == SEQ_FROM_2 ? 1 : 0;
 		b->p[b->n++] = 1;
 		b->p[b->n++] = 0;
 		b->p[b->n++] = brk == UNKNOWN_THREAD ? 2 : 1;
+		if (brk == UNKNOWN_STACK)
+			b->p[b->n++] = 5;	/* no stack block has it */
 		b_le(b, brk == BEFORE_SYNC ? 50 : 200, 1), b->p[b->n - 1] |= 0x80,
 			b->p[b->n++] = brk == BEFORE_SYNC ? 0 : 1;
+		if (brk == UNKNOWN_LABELS)
+			b->p[b->n++] = 5;	/* no label block has it */
 		b->p[b->n++] = 1;
 		b->p[b->n++] = 7;
 		/* second: another capture thread, not marked sorted */
@@ -763,6 +929,70 @@ static int read_stream(const struct bytes *b, unsigned int flags,
 	return err < 0 ? err : n;
 }
 
+/*
+ * Events naming a thread, stack or label list the file does not have:
+ * the strict reader refuses them, the lax one gives them out without it,
+ * counted (both events: the second takes the first one's references).
+ */
+static void test_dangling_counted(void **state)
+{
+	static const enum breakage brk[] = {
+		UNKNOWN_THREAD, UNKNOWN_STACK, UNKNOWN_LABELS,
+	};
+	struct ehd_reader_stats st;
+	const struct ehd_event *ev;
+	struct ehd_reader *r;
+	struct bytes b;
+	size_t i;
+	int fd, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(brk) / sizeof(brk[0]); i++) {
+		stream(&b, brk[i]);
+		fd = memfd_create("s", 0);
+		assert_int_equal(write(fd, b.p, b.n), (ssize_t)b.n);
+		r = ehd_reader_new(0);
+		assert_int_equal(ehd_reader_open_fd(r, fd, "s"), 0);
+		for (n = 0; ehd_reader_next(r, &ev) > 0; n++)
+			assert_false(ev->context & EHD_CTX_CALLCHAIN);
+		assert_int_equal(n, 2);
+		ehd_reader_stats(r, &st);
+		assert_int_equal(st.dangling, 2);
+		ehd_reader_free(r);
+		close(fd);
+	}
+	stream(&b, OK);
+	fd = memfd_create("s", 0);
+	assert_int_equal(write(fd, b.p, b.n), (ssize_t)b.n);
+	r = ehd_reader_new(0);
+	assert_int_equal(ehd_reader_open_fd(r, fd, "s"), 0);
+	while (ehd_reader_next(r, &ev) > 0)
+		;
+	ehd_reader_stats(r, &st);
+	assert_int_equal(st.dangling, 0);
+	ehd_reader_free(r);
+	close(fd);
+}
+
+/* A thread's name is given out whole, however long. */
+static void test_long_thread_name(void **state)
+{
+	const struct ehd_event *ev;
+	struct ehd_reader *r = ehd_reader_new(EHD_READER_STRICT);
+	struct bytes b;
+	int fd = memfd_create("s", 0);
+
+	(void)state;
+	stream(&b, LONG_NAME);
+	assert_int_equal(write(fd, b.p, b.n), (ssize_t)b.n);
+	assert_int_equal(ehd_reader_open_fd(r, fd, "s"), 0);
+	assert_int_equal(ehd_reader_next(r, &ev), 1);
+	assert_non_null(ev->comm);
+	assert_string_equal(ev->comm, long_name);
+	ehd_reader_free(r);
+	close(fd);
+}
+
 static void test_strict_refuses(void **state)
 {
 	static const struct {
@@ -780,6 +1010,8 @@ static void test_strict_refuses(void **state)
 		{ FIXED_ARRAY_0, "fixed array of 0", true },
 		{ SAME_EVENT_ID, "already names other fields", true },
 		{ BEFORE_SYNC, "sync time", true },
+		{ UNKNOWN_STACK, "unknown stack id", true },
+		{ UNKNOWN_LABELS, "unknown label list", true },
 	};
 	struct bytes b;
 	char why[256];
@@ -996,11 +1228,15 @@ int main(void)
 		cmocka_unit_test(test_stream_frame),
 		cmocka_unit_test(test_windows_round_trip),
 		cmocka_unit_test(test_limits_counted),
+		cmocka_unit_test(test_pipe_counts),
+		cmocka_unit_test(test_json_whole_stack),
 		cmocka_unit_test(test_metadata_ids),
 		cmocka_unit_test(test_event_ids_stable),
 		cmocka_unit_test(test_late_event_reordered),
 		cmocka_unit_test(test_text_utf16),
 		cmocka_unit_test(test_strict_refuses),
+		cmocka_unit_test(test_dangling_counted),
+		cmocka_unit_test(test_long_thread_name),
 		cmocka_unit_test(test_universal),
 	};
 

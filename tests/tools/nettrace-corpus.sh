@@ -106,11 +106,13 @@ if [ -r "$counts" ]; then
 		fi
 	done
 	# Values as TraceEvent's baselines show them (v3, v5 arrays, UTF-16;
-	# TestEvent3's text starts with U+E7A3, as in the baseline).
+	# TestEvent3's text starts with U+E7A3, as in the baseline), and an
+	# event's identity (id, level, keyword) in its meta.
 	for want in \
 	    'eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf|"n":"MySource:TestEventMethod","i":1,"s":"Hello World!"' \
 	    'eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace|"arg0":[2032854139,1608221689,1470019200,199494339,1238846140,1366609043],"arg1":[26494,17115,-7229,18850,27931],"arg2":2033417279' \
-	    'eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace|"n":"TestEventSource0:TestEvent3","arg0":"㎯隍ᳯ诤"'; do
+	    'eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace|"n":"TestEventSource0:TestEvent3","arg0":"㎯隍ᳯ诤"' \
+	    'eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace|"tid":23560,"id":5,"level":2,"keyword":"0xF00000000000"}}'; do
 		f=${want%%|*}
 		v=${want#*|}
 		if "$ehdecode" -F jsonl "$shared/nettrace/$f" | grep -qF -- "$v"; then

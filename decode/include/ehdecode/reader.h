@@ -154,6 +154,19 @@ struct ehd_trace_info {
  * @unknown_id: samples whose id matches no event of the file (given out
  *	as raw events)
  * @early_flushes: times a round was too large to be held for sorting
+ * @lost_other: records other than events that the kernel lost (COMM,
+ *	MMAP, FORK: thread names and the files of stack frames may then be
+ *	missing), from the LOST_SAMPLES records of perf's side-band event
+ * @throttled: THROTTLE records: times the kernel stopped sampling an
+ *	event for a while because it came too often (its samples in that
+ *	while were never taken, and are not in @lost)
+ * @format_errors: tracepoint formats that could not be parsed (their
+ *	events are given out as raw events)
+ * @malformed: records not used because they are malformed (perf: COMM
+ *	and FORK records too short; nettrace v4/v5: event rows of metadata
+ *	id 0)
+ * @dangling: nettrace: events whose row names a thread, stack or label
+ *	list the file does not have (given out without it)
  */
 struct ehd_reader_stats {
 	uint64_t events;
@@ -163,6 +176,11 @@ struct ehd_reader_stats {
 	uint64_t not_eventheader;
 	uint64_t unknown_id;
 	uint64_t early_flushes;
+	uint64_t lost_other;
+	uint64_t throttled;
+	uint64_t format_errors;
+	uint64_t malformed;
+	uint64_t dangling;
 };
 
 struct ehd_reader;

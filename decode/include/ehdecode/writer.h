@@ -209,6 +209,20 @@ EHD_API int ehd_writer_end(struct ehd_writer *w);
 EHD_API int ehd_writer_flush(struct ehd_writer *w);
 
 /**
+ * ehd_writer_add_lost() - count events the source lost
+ * @w: the writer, not closed
+ * @n: events lost before they reached it (a full ring buffer, a gap in a
+ *	file's sequence numbers: ehd_reader_stats().lost,
+ *	ehd_session_stats().lost)
+ *
+ * The total is written in the output where its format has a place for
+ * it: nettrace's trace key "ehd:EventsLost" (when the output can be
+ * rewritten at its start: a regular file), Chrome's otherData
+ * "eventsLost". JSON, text and Heph have none.
+ */
+EHD_API void ehd_writer_add_lost(struct ehd_writer *w, uint64_t n);
+
+/**
  * ehd_writer_close() - finish the output and write what is buffered
  * @w: the writer (ends an open source)
  *
@@ -260,6 +274,15 @@ EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
  *	maximal part of an ill-formed sequence): in Chrome JSON, Heph
  *	strings and the UTF-8 strings of nettrace always, in JSON and text
  *	with EHD_WRITER_UTF8_STRICT
+ * @untyped: nettrace: events whose fields need more metadata than a row
+ *	holds, written as their record's fields or bytes
+ * @trailing: EventHeader events whose data go on after their last field
+ *	(beyond perf's padding of up to 7 zero bytes): those bytes are not
+ *	written (no field declares them)
+ * @fields_cut: events with a field its record does not hold (written as
+ *	null) or an array cut inside an element (the part left out)
+ * @lost: events lost before the writer saw them, as told by
+ *	ehd_writer_add_lost()
  */
 struct ehd_writer_stats {
 	uint64_t events;
@@ -276,6 +299,10 @@ struct ehd_writer_stats {
 	uint64_t split;
 	uint64_t untimed;
 	uint64_t utf8_replaced;
+	uint64_t untyped;
+	uint64_t trailing;
+	uint64_t fields_cut;
+	uint64_t lost;
 };
 
 /**

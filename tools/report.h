@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - what the tools say on standard error about what an input
+ * held and the output does not show: events lost, cut or changed on the
+ * way, each with its count and its cause
+ *
+ *	report_reader(prog, "perf.data", r, true);
+ *	...
+ *	if (!ehd_writer_close(w))
+ *		report_writer(prog, w, EHD_OUT_NETTRACE, false);
+ */
+#ifndef EH_TOOLS_REPORT_H
+#define EH_TOOLS_REPORT_H
+
+#include <stdbool.h>
+
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+/*
+ * Say what reader @r of input @name counted that its events do not show;
+ * the events it lost only with @lost (a live session says its own).
+ */
+void report_reader(const char *prog, const char *name, struct ehd_reader *r,
+		   bool lost);
+
+/*
+ * Say what writer @w (of @format, closed) counted that its output does
+ * not show; with @totals, its events and bytes too.
+ */
+void report_writer(const char *prog, struct ehd_writer *w, int format,
+		   bool totals);
+
+#endif /* EH_TOOLS_REPORT_H */
