@@ -216,6 +216,13 @@ static bool known_event(struct tep_handle *tep, const char *text, size_t len)
 	return false;
 }
 
+static bool brackets_closed(const char *text, size_t len)
+{
+	const char *open = memrchr(text, '[', len);
+
+	return !open || memchr(open, ']', len - (size_t)(open - text));
+}
+
 static int parse_format(struct tep_handle *tep, struct ehd__perf_session *s,
 			const char *text, size_t len, const char *sys,
 			bool print_fmt)
@@ -252,7 +259,12 @@ static int parse_format(struct tep_handle *tep, struct ehd__perf_session *s,
 		text = copy;
 		len = keep + sizeof(empty) - 1;
 	}
-	if (tep_parse_event(tep, text, len, sys))
+	/*
+	 * It reads an array's dimensions up to a "]" token without looking
+	 * for the end of the text (a NULL dereference there, libtraceevent
+	 * 1.7): a "[" must have a "]" after it.
+	 */
+	if (!brackets_closed(text, len) || tep_parse_event(tep, text, len, sys))
 		s->format_errors++;
 	s->format_count++;
 	free(copy);

@@ -17,7 +17,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* memfd_create(), when built without config.h */
 #endif
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,16 +31,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #include "fuzz-touch.h"
-
-static void end_writer(struct ehd_writer *w, struct ehd_writer_stats *st)
-{
-	if (!w)
-		return;
-	ehd_writer_end(w);
-	ehd_writer_close(w);
-	ehd_writer_stats(w, st);
-	ehd_writer_free(w);
-}
 
 /*
  * Read @fd; events go to the writers. With @heph_out >= 0 they are also
@@ -97,16 +86,16 @@ static long read_input(int fd, int devnull, int heph_out, long *events,
 	*read_err = err < 0 ? err : 0;
 	touch_trace_info(ehd_reader_trace_info(r));
 	if (hw) {
-		end_writer(hw, &st);
+		fuzz_end_writer(hw, &st);
 		hw = NULL;
 		packets = (long)st.events;
 	}
 out:
 	*events = n;
-	end_writer(jw, &st);
-	end_writer(tw, &st);
-	end_writer(nw, &st);
-	end_writer(hw, &st);
+	fuzz_end_writer(jw, &st);
+	fuzz_end_writer(tw, &st);
+	fuzz_end_writer(nw, &st);
+	fuzz_end_writer(hw, &st);
 	ehd_enum_free(en);
 	ehd_reader_free(r);
 	return packets;
@@ -134,13 +123,10 @@ static void read_both(int fd, int devnull)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int devnull = -2;
 	uint8_t head[8] = { 0xC1, 0xFC, 0x1F, 0xB7 };
 	uint64_t total = (uint64_t)size + 8;
-	int fd;
+	int devnull = fuzz_devnull(), fd;
 
-	if (devnull == -2)
-		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull < 0)
 		return 0;
 

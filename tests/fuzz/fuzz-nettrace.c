@@ -20,7 +20,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* memfd_create(), when built without config.h */
 #endif
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -41,19 +40,6 @@ static const uint8_t v6_header[20] = {
 };
 
 #include "fuzz-touch.h"
-
-static void end_writer(struct ehd_writer *w)
-{
-	struct ehd_writer_stats ws;
-
-	if (!w)
-		return;
-	ehd_writer_end(w);
-	ehd_writer_close(w);
-	ehd_writer_stats(w, &ws);
-	sink ^= (uint8_t)(ws.events ^ ws.bytes ^ ws.skipped ^ ws.metadata);
-	ehd_writer_free(w);
-}
 
 /* One reading of the input in @fd with reader flags @rflags. */
 static void read_input(int fd, int devnull, unsigned int rflags, uint32_t sel)
@@ -117,9 +103,9 @@ static void read_input(int fd, int devnull, unsigned int rflags, uint32_t sel)
 			  stats.unknown_id ^ stats.early_flushes);
 out:
 	/* The writers end before the reader goes: events point into it. */
-	end_writer(jw);
-	end_writer(tw);
-	end_writer(nw);
+	fuzz_end_writer(jw, NULL);
+	fuzz_end_writer(tw, NULL);
+	fuzz_end_writer(nw, NULL);
 	ehd_enum_free(en);
 	ehd_reader_free(r);
 }
@@ -132,20 +118,11 @@ static void read_both(int fd, int devnull, uint32_t sel)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int devnull = -2;
-	uint32_t sel = (uint32_t)size;
-	size_t i;
-	int fd;
+	uint32_t sel = fuzz_sel(data, size);
+	int devnull = fuzz_devnull(), fd;
 
-	if (devnull == -2)
-		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull < 0)
 		return 0;
-
-	for (i = 0; i < size; i++)
-		sel += data[i];
-	sel *= 0x9e3779b1u;
-	sel ^= sel >> 15;
 
 	fd = fuzz_input(NULL, 0, data, size);
 	if (fd >= 0) {

@@ -16,7 +16,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* memfd_create(), when built without config.h */
 #endif
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,39 +45,20 @@ static void walk_fields(const struct ehd_event *ev, unsigned int flags)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int formats[] = { EHD_OUT_JSON, EHD_OUT_JSONL, EHD_OUT_TEXT };
-	static int devnull = -2;
 	struct ehd_reader_stats stats;
 	const struct ehd_event *ev;
 	struct ehd_reader *r;
 	struct ehd_writer *w;
-	uint32_t sel = (uint32_t)size;
+	uint32_t sel = fuzz_sel(data, size);
 	unsigned int fields_flags;
-	size_t i, done;
 	uint64_t off;
-	int fd, err, n = 0;
+	int devnull = fuzz_devnull(), fd, err, n = 0;
 
-	if (devnull == -2)
-		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull < 0)
 		return 0;
-
-	for (i = 0; i < size; i++)
-		sel += data[i];
-	sel *= 0x9e3779b1u;
-	sel ^= sel >> 15;
-
-	fd = memfd_create("fuzz-reader", MFD_CLOEXEC);
+	fd = fuzz_input(NULL, 0, data, size);
 	if (fd < 0)
 		return 0;
-	for (done = 0; done < size;) {
-		ssize_t k = write(fd, data + done, size - done);
-
-		if (k <= 0) {
-			close(fd);
-			return 0;
-		}
-		done += (size_t)k;
-	}
 
 	r = ehd_reader_new((sel & 1 ? EHD_READER_SORT_TIME : 0) |
 			   ((sel >> 8) & 1 ? EHD_READER_SYSTEM : 0));

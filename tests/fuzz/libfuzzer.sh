@@ -3,12 +3,21 @@
 #
 # libfuzzer.sh [SECONDS] - build the fuzz targets with clang's libFuzzer
 # (plus ASan and UBSan) and run each for SECONDS (default 60), starting
-# from the reference corpus (its records for fuzz-enumerator, its whole
-# files for fuzz-perf and fuzz-reader, nettrace files for fuzz-nettrace:
-# those of conformance/nettrace and the corpus converted by EHDECODE,
-# default ./tools/ehdecode; Heph traces for fuzz-heph: the corpus
-# converted the same way and the format specification's example). Prints
-# the executions run.
+# from its in-tree corpus (tests/fuzz/corpus/TARGET/) and, when the
+# reference corpus is there, from it too (its records for
+# fuzz-enumerator, its whole files for fuzz-perf, fuzz-reader and
+# fuzz-writers, nettrace files for fuzz-nettrace and fuzz-writers: those
+# of conformance/nettrace and the corpus converted by EHDECODE, default
+# ./tools/ehdecode; Heph traces for fuzz-heph and fuzz-writers: the
+# corpus converted the same way and the format specification's example).
+# Prints the executions run and the coverage reached.
+#
+# With FUZZ_MERGE=1, what each run found is merged into its in-tree
+# corpus, minimised: libFuzzer's -merge=1 of the in-tree corpus and the
+# run's into a fresh directory (inputs cut to 64 KiB), which then
+# replaces tests/fuzz/corpus/TARGET/. FUZZ_RUNS=N runs N executions
+# per target instead of SECONDS (with -fork=1 -ignore_crashes=1: a crash
+# is kept and the run goes on), for a campaign.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -17,7 +26,7 @@ cc=${FUZZ_CC:-clang}
 command -v "$cc" >/dev/null || { echo "libfuzzer: $cc not found"; exit 77; }
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-D_GNU_SOURCE -DEHD_BUILDING_LIB -I"$src/libeventheader/include"
-	-I"$src/decode/include" -I"$src/decode")
+	-I"$src/decode/include" -I"$src/decode" -I"$src/tests/common")
 # decode/ wants config.h (PACKAGE_VERSION): the build directory's, where
 # make fuzz runs, else a stand-in.
 if [ -r config.h ]; then
@@ -46,22 +55,29 @@ while off + 4 <= len(d):
 PY
 fi
 
-# Build and run one target. A crash or sanitizer report is kept as
-# $out/<target>-crash-* (or leak-, oom-, timeout-), reported, and makes the
-# script fail once every target has run.
+# Build and run one target from its in-tree corpus and the directories
+# given. A crash or sanitizer report is kept as $out/<target>-crash-*
+# (or leak-, oom-, timeout-), reported, and makes the script fail once
+# every target has run.
 failed=()
 run() {
-	local name=$1 seeds=$2 rc=0 execs
+	local name=$1 rc=0 execs cov tree=$src/tests/fuzz/corpus/$1 how
+	shift
 
 	"$cc" "${flags[@]}" "$src/tests/fuzz/$name.c" "${lib[@]}" "${libs[@]}" \
 		-o "$out/$name"
 	mkdir -p "$out/corpus-$name"
-	"$out/$name" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=4096 \
-		-artifact_prefix="$out/$name-" "$out/corpus-$name" "$seeds" \
+	how=(-max_total_time="$secs")
+	[ -z "${FUZZ_RUNS:-}" ] ||
+		how=(-runs="$FUZZ_RUNS" -fork=1 -ignore_crashes=1 -timeout=30)
+	"$out/$name" "${how[@]}" -print_final_stats=1 -rss_limit_mb=4096 \
+		-artifact_prefix="$out/$name-" "$out/corpus-$name" "$tree" "$@" \
 		>"$out/$name.log" 2>&1 || rc=$?
 	grep -E 'ERROR|SUMMARY|runtime error' "$out/$name.log" | head -n 5 || true
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log" | tail -n 1)
-	if [ "$rc" -ne 0 ]; then
+	[ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\): cov.*/\1/p' "$out/$name.log" | tail -n 1)
+	cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$out/$name.log" | tail -n 1)
+	if [ "$rc" -ne 0 ] || ls "$out/$name-"* >/dev/null 2>&1; then
 		echo "libfuzzer: $name FAILED (exit $rc) after ${execs:-?} executions;" \
 			"input: $(ls "$out/$name-"* 2>/dev/null | tr '\n' ' ')log: $out/$name.log"
 		failed+=("$name")
@@ -69,7 +85,17 @@ run() {
 	fi
 	[ -n "$execs" ] ||
 		{ echo "libfuzzer: $name did not finish"; tail -n 30 "$out/$name.log"; exit 1; }
-	echo "libfuzzer: $name ran $secs s: $execs executions"
+	echo "libfuzzer: $name: $execs executions, $cov"
+	[ "${FUZZ_MERGE:-0}" = 1 ] || return 0
+	rm -rf "$out/merged-$name"
+	mkdir "$out/merged-$name"
+	"$out/$name" -merge=1 -max_len=65536 -rss_limit_mb=4096 \
+		"$out/merged-$name" "$tree" "$out/corpus-$name" \
+		>"$out/merge-$name.log" 2>&1 ||
+		{ echo "libfuzzer: $name: merge failed, see $out/merge-$name.log"; exit 1; }
+	rm -rf "$tree"
+	cp -r "$out/merged-$name" "$tree"
+	echo "libfuzzer: $name: corpus $(ls "$tree" | wc -l) files, $(du -sb "$tree" | cut -f1) bytes"
 }
 
 run fuzz-enumerator "$seeds"
@@ -113,5 +139,10 @@ printf '%b' '\x75\xd1\x1d\x4d\0\0\0\x17\0\x05epoch\x16\x58\x45\xe9\x12\x14\xec\x
 	'\x40\x5e\xdd\x2f\x1a\x9f\xbe\x77\x40\x88\xa8\0\0\0\0\0' \
 	>"$out/seeds-heph/spec.bin.log"
 run fuzz-heph "$out/seeds-heph"
+# The tracefs formats: the in-tree corpus only (formats of the corpus's
+# tracing data, each with the raw data of a sample).
+run fuzz-format
+# The writers: the inputs of every reader.
+run fuzz-writers "$out/seeds-reader" "$out/seeds-nettrace" "$out/seeds-heph"
 echo "libfuzzer: outputs in $out"
 [ ${#failed[@]} -eq 0 ] || { echo "libfuzzer: FAILED: ${failed[*]}"; exit 1; }
