@@ -16,20 +16,20 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/session.h>
 
-#include "dat-file.h"
-#include "ehd-buf.h"
-#include "ehd-bytes.h"
-#include "event-int.h"
-#include "nettrace-format.h"
-#include "heph-read.h"
-#include "nettrace-read.h"
+#include "formats/dat/dat-file.h"
+#include "core/ehd-buf.h"
+#include "core/ehd-bytes.h"
+#include "model/event-int.h"
+#include "formats/nettrace/nettrace-format.h"
+#include "formats/heph/heph-read.h"
+#include "formats/nettrace/nettrace-read.h"
 #include <traceevent/event-parse.h>
 
-#include "perf-file.h"
-#include "procs.h"
-#include "session-int.h"
-#include "threads.h"
-#include "tracefs-fields.h"
+#include "formats/perf/perf-file.h"
+#include "system/procs.h"
+#include "live/session-int.h"
+#include "system/threads.h"
+#include "model/tracefs-fields.h"
 
 /* Most record bytes held for sorting one round. */
 #define SORT_BYTES_MAX (64u << 20)

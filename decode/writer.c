@@ -14,16 +14,16 @@
 
 #include <ehdecode/writer.h>
 
-#include "chrome-writer.h"
-#include "ehd-buf.h"
-#include "enumerator-int.h"
-#include "event-int.h"
-#include "heph-writer.h"
-#include "json-event.h"
-#include "json-values.h"
-#include "nettrace-writer.h"
-#include "text-event.h"
-#include "utf8.h"
+#include "formats/chrome/chrome-writer.h"
+#include "core/ehd-buf.h"
+#include "model/enumerator-int.h"
+#include "model/event-int.h"
+#include "formats/heph/heph-writer.h"
+#include "formats/json/json-event.h"
+#include "model/json-values.h"
+#include "formats/nettrace/nettrace-writer.h"
+#include "formats/text/text-event.h"
+#include "core/utf8.h"
 
 /* Write the buffer out once it holds this much. */
 #define FLUSH_AT (256u * 1024)

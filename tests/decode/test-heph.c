@@ -27,7 +27,7 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
-#include "ehd-bytes.h"
+#include "core/ehd-bytes.h"
 
 EH_DEFINE_PROVIDER(heph_provider, "HephTest");
 

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "json-values.h"
-#include "utf8.h"
+#include "model/json-values.h"
+#include "core/utf8.h"
 
 static struct ehd_buf buf = EHD_BUF_INIT;
 

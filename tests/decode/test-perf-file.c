@@ -34,7 +34,7 @@
 #include <zstd.h>
 
 #include "perf-build.h"
-#include "perf-file.h"
+#include "formats/perf/perf-file.h"
 
 #define SKIP 77
 

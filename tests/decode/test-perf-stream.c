@@ -36,9 +36,9 @@
 
 #include <ehdecode/reader.h>
 
-#include "ehd-buf.h"
-#include "perf-file.h"
-#include "perf-stream.h"
+#include "core/ehd-buf.h"
+#include "formats/perf/perf-file.h"
+#include "formats/perf/perf-stream.h"
 
 #define SKIP 77
 #define NSAMPLES 2

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
-#include "procs.h"
-#include "threads.h"
+#include "system/procs.h"
+#include "system/threads.h"
 
 /* An MMAP2 body (host order): pid, tid, addr, len, pgoff, ..., prot, name. */
 static size_t mmap2(uint8_t *b, uint32_t pid, uint64_t addr, uint64_t len,

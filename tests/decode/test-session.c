@@ -15,7 +15,7 @@
 
 #include <ehdecode/session.h>
 
-#include "session-int.h"
+#include "live/session-int.h"
 
 static void eh_names(void **state)
 {

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "symbols.h"
+#include "system/symbols.h"
 #include "test-files.h"
 
 /* A function of our own, in our .symtab; big enough for offset 5. */

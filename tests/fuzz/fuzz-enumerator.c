@@ -12,8 +12,8 @@
 
 #include <ehdecode/enumerator.h>
 
-#include "ehd-buf.h"
-#include "json-event.h"
+#include "core/ehd-buf.h"
+#include "formats/json/json-event.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

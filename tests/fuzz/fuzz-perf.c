@@ -16,7 +16,7 @@
 
 #include <ehdecode/session.h>
 
-#include "perf-file.h"
+#include "formats/perf/perf-file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -37,7 +37,7 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
-#include "utf8.h"
+#include "core/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

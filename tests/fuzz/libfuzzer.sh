@@ -35,7 +35,7 @@ else
 	flags+=('-DPACKAGE_VERSION="fuzz"')
 fi
 # The whole library, built into each target with the sanitizers.
-lib=("$src"/decode/*.c)
+mapfile -t lib < <(find "$src/decode" -name '*.c' | sort)
 libs=($(pkg-config --cflags --libs libtraceevent libtracefs libzstd libdw libelf))
 
 # Seeds: the corpus records as "name\0event".

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+/*
+ * chrome-writer.c - events as Chrome / Perfetto trace JSON: activities as
+ * "B"/"E" pairs kept nested per thread, other events as instants, thread
+ * and process names as metadata events (see chrome-writer.h and
+ * docs/chrome-trace.md)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <eventheader/eventheader.h>
+#include <ehdecode/writer.h>
+
+#include "formats/chrome/chrome-writer.h"
+#include "core/ehd-table.h"
+#include "formats/json/json-event.h"
+#include "model/json-values.h"
+
+/* Meta the trace event says itself: not repeated in its "args". */
+#define SAID_META (EHD_META_N | EHD_META_TIME | EHD_META_PID | \
+		   EHD_META_TID | EHD_META_PROVIDER | EHD_META_EVENT)
+
+/* An activity begun ("B" written) and not ended yet. */
+struct open_act {
+	uint8_t id[16];
+	char *text;		/* its name, then its category */
+	size_t name_len;
+	size_t cat_len;
+};
+
+struct thread {
+	uint32_t pid;
+	uint32_t tid;
+	char *comm;		/* the thread_name written, or NULL */
+	struct open_act *open;	/* the innermost last */
+	size_t depth;
+	size_t cap;
+};
+
+struct process {
+	uint32_t pid;
+	char *name;		/* the process_name written, or NULL */
+};
+
+struct ehd__chrome {
+	struct ehd_table thread_ix;	/* pid << 32 | tid -> threads[] */
+	struct thread *threads;
+	size_t nthreads, threads_cap;
+	struct ehd_table process_ix;	/* pid -> processes[] */
+	struct process *processes;
+	size_t nprocesses, processes_cap;
+	struct ehd_buf args;		/* the "args" object of the event */
+	uint64_t records;		/* trace events written */
+	bool have_base;
+	bool base_utc;
+	uint64_t base;			/* the time of ts 0 (ns) */
+	int64_t last;			/* ts of the last event (ns) */
+	bool in_source;			/* the source has had an event */
+	int64_t source_end;		/* then its latest ts (ns) */
+	uint64_t unmatched;
+	uint64_t unfinished;
+	uint64_t split;
+	uint64_t untimed;
+};
+
+/* Room for one more of @size bytes in *@v (holding @n of *@cap). */
+static int grow(void *v, size_t *cap, size_t n, size_t size)
+{
+	void **p = v;
+	size_t ncap = *cap ? 2 * *cap : 16;
+	void *np;
+
+	if (n < *cap)
+		return 0;
+	if (ncap > SIZE_MAX / size)
+		return -ENOMEM;
+	np = realloc(*p, ncap * size);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+int ehd__chrome_new(struct ehd__chrome **cp, struct ehd_buf *b)
+{
+	*cp = calloc(1, sizeof(**cp));
+	if (!*cp)
+		return -ENOMEM;
+	ehd__buf_puts(b, "{\"traceEvents\":[");
+	return 0;
+}
+
+void ehd__chrome_free(struct ehd__chrome *c)
+{
+	size_t i, k;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nthreads; i++) {
+		for (k = 0; k < c->threads[i].depth; k++)
+			free(c->threads[i].open[k].text);
+		free(c->threads[i].open);
+		free(c->threads[i].comm);
+	}
+	for (i = 0; i < c->nprocesses; i++)
+		free(c->processes[i].name);
+	free(c->threads);
+	free(c->processes);
+	ehd__table_free(&c->thread_ix);
+	ehd__table_free(&c->process_ix);
+	ehd__buf_free(&c->args);
+	free(c);
+}
+
+static struct thread *thread_of(struct ehd__chrome *c, uint32_t pid,
+				uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	struct thread *th;
+	size_t pos = 0;
+	uint32_t i;
+
+	if (ehd__table_next(&c->thread_ix, key, &pos, &i))
+		return &c->threads[i];
+	if (c->nthreads >= UINT32_MAX - 1 ||
+	    grow(&c->threads, &c->threads_cap, c->nthreads, sizeof(*th)) ||
+	    ehd__table_add(&c->thread_ix, key, (uint32_t)c->nthreads))
+		return NULL;
+	th = &c->threads[c->nthreads++];
+	memset(th, 0, sizeof(*th));
+	th->pid = pid;
+	th->tid = tid;
+	return th;
+}
+
+static struct process *process_of(struct ehd__chrome *c, uint32_t pid)
+{
+	struct process *p;
+	size_t pos = 0;
+	uint32_t i;
+
+	if (ehd__table_next(&c->process_ix, pid, &pos, &i))
+		return &c->processes[i];
+	if (c->nprocesses >= UINT32_MAX - 1 ||
+	    grow(&c->processes, &c->processes_cap, c->nprocesses,
+		 sizeof(*p)) ||
+	    ehd__table_add(&c->process_ix, pid, (uint32_t)c->nprocesses))
+		return NULL;
+	p = &c->processes[c->nprocesses++];
+	p->pid = pid;
+	p->name = NULL;
+	return p;
+}
+
+/* ---- trace events ---- */
+
+/* What goes before a trace event. */
+static void next_record(struct ehd__chrome *c, struct ehd_buf *b)
+{
+	ehd__buf_puts(b, c->records++ ? ",\n" : "\n");
+}
+
+/* ,"ts":MICROSECONDS.NNN from @ts ns: exact, no floating point. */
+static void put_ts(struct ehd_buf *b, int64_t ts)
+{
+	uint64_t m = ts < 0 ? -(uint64_t)ts : (uint64_t)ts;
+	unsigned int ns = (unsigned int)(m % 1000);
+	char frac[4] = { '.', (char)('0' + ns / 100),
+			 (char)('0' + ns / 10 % 10), (char)('0' + ns % 10) };
+
+	ehd__buf_puts(b, ts < 0 ? ",\"ts\":-" : ",\"ts\":");
+	ehd__json_u64(b, m / 1000);
+	ehd__buf_put(b, frac, sizeof(frac));
+}
+
+/* {"name":@name,"cat":@cat,"ph":"@ph","ts":...,"pid":...,"tid":... */
+static void put_head(struct ehd__chrome *c, struct ehd_buf *b,
+		     const char *name, size_t name_len, const char *cat,
+		     size_t cat_len, char ph, int64_t ts,
+		     const struct thread *th)
+{
+	next_record(c, b);
+	ehd__buf_puts(b, "{\"name\":");
+	ehd__json_string(b, name, name_len);
+	ehd__buf_puts(b, ",\"cat\":");
+	ehd__json_string(b, cat, cat_len);
+	ehd__buf_puts(b, ",\"ph\":\"");
+	ehd__buf_putc(b, ph);
+	ehd__buf_putc(b, '"');
+	put_ts(b, ts);
+	ehd__buf_puts(b, ",\"pid\":");
+	ehd__json_u64(b, th->pid);
+	ehd__buf_puts(b, ",\"tid\":");
+	ehd__json_u64(b, th->tid);
+}
+
+/* ,"args":@args} (the end of the trace event) */
+static void put_args(struct ehd_buf *b, const char *args, size_t len)
+{
+	ehd__buf_puts(b, ",\"args\":");
+	ehd__buf_put(b, args, len);
+	ehd__buf_putc(b, '}');
+}
+
+/* An "E" of open activity @a, with @args. */
+static void put_end(struct ehd__chrome *c, struct ehd_buf *b,
+		    const struct thread *th, const struct open_act *a,
+		    int64_t ts, const char *args)
+{
+	put_head(c, b, a->text, a->name_len, a->text + a->name_len,
+		 a->cat_len, 'E', ts, th);
+	put_args(b, args, strlen(args));
+}
+
+/* A metadata event naming process @pid (@tid 0) or its thread @tid. */
+static void put_name(struct ehd__chrome *c, struct ehd_buf *b,
+		     uint32_t pid, uint32_t tid, const char *name)
+{
+	next_record(c, b);
+	ehd__buf_puts(b, tid ? "{\"name\":\"thread_name\"" :
+			       "{\"name\":\"process_name\"");
+	ehd__buf_puts(b, ",\"ph\":\"M\",\"pid\":");
+	ehd__json_u64(b, pid);
+	if (tid) {
+		ehd__buf_puts(b, ",\"tid\":");
+		ehd__json_u64(b, tid);
+	}
+	ehd__buf_puts(b, ",\"args\":{\"name\":");
+	ehd__json_string(b, name, strlen(name));
+	ehd__buf_puts(b, "}}");
+}
+
+/* Keep @name in *@have; 1 if it is new or other than before. */
+static int renamed(char **have, const char *name)
+{
+	char *s;
+
+	if (*have && !strcmp(*have, name))
+		return 0;
+	s = strdup(name);
+	if (!s)
+		return -ENOMEM;
+	free(*have);
+	*have = s;
+	return 1;
+}
+
+/*
+ * Name the process and the thread of @ev when that is news. Not pid 0:
+ * the idle task has a name per CPU ("swapper/N").
+ */
+static int put_names(struct ehd__chrome *c, struct ehd_buf *b,
+		     struct thread *th, const struct ehd_event *ev)
+{
+	struct process *p;
+	int n;
+
+	if (!th->pid)
+		return 0;
+	if (ev->process) {
+		p = process_of(c, th->pid);
+		if (!p)
+			return -ENOMEM;
+		n = renamed(&p->name, ev->process);
+		if (n < 0)
+			return n;
+		if (n)
+			put_name(c, b, th->pid, 0, ev->process);
+	}
+	if (ev->comm) {
+		n = renamed(&th->comm, ev->comm);
+		if (n < 0)
+			return n;
+		if (n)
+			put_name(c, b, th->pid, th->tid, ev->comm);
+	}
+	return 0;
+}
+
+/* The ts of @ev, ns from the first time; the last one's when it has none. */
+static int64_t ts_of(struct ehd__chrome *c, const struct ehd_event *ev)
+{
+	int64_t ts = c->last;
+
+	if (ev->context & EHD_CTX_TIME) {
+		if (!c->have_base) {
+			c->have_base = true;
+			c->base = ev->time;
+			c->base_utc = !!(ev->context & EHD_CTX_TIME_UTC);
+		}
+		ts = (int64_t)(ev->time - c->base);
+	} else {
+		c->untimed++;
+	}
+	c->last = ts;
+	if (!c->in_source || ts > c->source_end)
+		c->source_end = ts;
+	c->in_source = true;
+	return ts;
+}
+
+/* The fields of @ev and the meta chosen as an object, in c->args. */
+static int render_args(struct ehd__chrome *c, const struct ehd_event *ev,
+		       struct ehd_enum *en, unsigned int jflags,
+		       unsigned int meta)
+{
+	struct ehd__json_context ctx = { ev, NULL };
+	int err;
+
+	ehd__buf_reset(&c->args);
+	jflags &= EHD__JF_FIELD_TAGS;
+	meta &= ~SAID_META;
+	if (ehd_enum_event(en))
+		err = ehd__json_event(&c->args, en, &ctx, jflags, meta);
+	else
+		err = ehd__json_tracefs_event(&c->args, ev->provider,
+					      ev->provider_len, ev->name,
+					      ev->name_len, en, &ctx, jflags,
+					      meta);
+	return err ? err : c->args.err;
+}
+
+/* Add "@name":true to the object in @a. */
+static void args_flag(struct ehd_buf *a, const char *name)
+{
+	if (a->err || a->len < 2)
+		return;
+	a->len--;	/* its '}' */
+	if (a->p[a->len - 1] != '{')
+		ehd__buf_putc(a, ',');
+	ehd__buf_putc(a, '"');
+	ehd__buf_puts(a, name);
+	ehd__buf_puts(a, "\":true}");
+}
+
+/* Where activity @id is open on @th, innermost first; -1 if it is not. */
+static long find_open(const struct thread *th, const uint8_t *id)
+{
+	size_t k;
+
+	for (k = th->depth; k > 0; k--)
+		if (!memcmp(th->open[k - 1].id, id, 16))
+			return (long)(k - 1);
+	return -1;
+}
+
+static int begin(struct ehd__chrome *c, struct ehd_buf *b,
+		 struct thread *th, const struct ehd_event *ev, int64_t ts)
+{
+	struct open_act *a;
+
+	if (grow(&th->open, &th->cap, th->depth, sizeof(*a)))
+		return -ENOMEM;
+	a = &th->open[th->depth];
+	a->text = malloc(ev->name_len + ev->provider_len + 1);
+	if (!a->text)
+		return -ENOMEM;
+	memcpy(a->text, ev->name, ev->name_len);
+	memcpy(a->text + ev->name_len, ev->provider, ev->provider_len);
+	a->name_len = ev->name_len;
+	a->cat_len = ev->provider_len;
+	memcpy(a->id, ev->activity_id, 16);
+	th->depth++;
+	put_head(c, b, ev->name, ev->name_len, ev->provider, ev->provider_len,
+		 'B', ts, th);
+	put_args(b, c->args.p, c->args.len);
+	return 0;
+}
+
+/*
+ * The stop of the activity open at @at on @th. Activities begun inside it
+ * and still open would lose their nesting: they end with it ("cut") and
+ * begin again just after it ("continued").
+ */
+static void end(struct ehd__chrome *c, struct ehd_buf *b, struct thread *th,
+		size_t at, int64_t ts)
+{
+	size_t k, inner = th->depth - 1 - at;
+
+	for (k = th->depth - 1; k > at; k--)
+		put_end(c, b, th, &th->open[k], ts, "{\"cut\":true}");
+	put_head(c, b, th->open[at].text, th->open[at].name_len,
+		 th->open[at].text + th->open[at].name_len,
+		 th->open[at].cat_len, 'E', ts, th);
+	ehd__buf_puts(b, ",\"args\":{\"stop\":");
+	ehd__buf_put(b, c->args.p, c->args.len);
+	ehd__buf_puts(b, "}}");
+	free(th->open[at].text);
+	memmove(th->open + at, th->open + at + 1, inner * sizeof(*th->open));
+	th->depth--;
+	for (k = at; k < th->depth; k++) {
+		const struct open_act *a = &th->open[k];
+
+		put_head(c, b, a->text, a->name_len, a->text + a->name_len,
+			 a->cat_len, 'B', ts, th);
+		put_args(b, "{\"continued\":true}", 18);
+	}
+	c->split += inner;
+}
+
+int ehd__chrome_event(struct ehd__chrome *c, struct ehd_buf *b,
+		      const struct ehd_event *ev, struct ehd_enum *en,
+		      unsigned int jflags, unsigned int meta)
+{
+	bool has_pid = ev->context & EHD_CTX_PID;
+	struct thread *th;
+	int64_t ts;
+	long at = -1;
+	int err;
+
+	err = render_args(c, ev, en, jflags, meta);
+	if (err)
+		return err;
+	th = thread_of(c, has_pid ? ev->pid : 0, has_pid ? ev->tid : 0);
+	if (!th)
+		return -ENOMEM;
+	if (has_pid) {
+		err = put_names(c, b, th, ev);
+		if (err)
+			return err;
+	}
+	ts = ts_of(c, ev);
+	if (ev->opcode == EH_OPCODE_ACTIVITY_START && ev->activity_id)
+		return begin(c, b, th, ev, ts) ? -ENOMEM : b->err;
+	if (ev->opcode == EH_OPCODE_ACTIVITY_STOP && ev->activity_id)
+		at = find_open(th, ev->activity_id);
+	if (at >= 0) {
+		end(c, b, th, (size_t)at, ts);
+		return b->err;
+	}
+	if (ev->opcode == EH_OPCODE_ACTIVITY_START ||
+	    ev->opcode == EH_OPCODE_ACTIVITY_STOP) {
+		args_flag(&c->args, "unmatched");
+		c->unmatched++;
+	}
+	put_head(c, b, ev->name, ev->name_len, ev->provider, ev->provider_len,
+		 'i', ts, th);
+	ehd__buf_puts(b, ",\"s\":\"t\"");
+	put_args(b, c->args.p, c->args.len);
+	return c->args.err ? c->args.err : b->err;
+}
+
+void ehd__chrome_end_source(struct ehd__chrome *c, struct ehd_buf *b)
+{
+	struct thread *th;
+	size_t i;
+
+	for (i = 0; i < c->nthreads; i++) {
+		th = &c->threads[i];
+		for (; th->depth; th->depth--) {
+			put_end(c, b, th, &th->open[th->depth - 1],
+				c->source_end, "{\"unfinished\":true}");
+			free(th->open[th->depth - 1].text);
+			c->unfinished++;
+		}
+	}
+	c->in_source = false;
+}
+
+static void put_count(struct ehd_buf *b, const char *name, uint64_t n)
+{
+	ehd__buf_puts(b, ",\"");
+	ehd__buf_puts(b, name);
+	ehd__buf_puts(b, "\":");
+	ehd__json_u64(b, n);
+}
+
+void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
+		       const struct ehd_writer_stats *st)
+{
+	ehd__buf_puts(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
+			 "\"writer\":\"libehdecode " PACKAGE_VERSION "\"");
+	if (c->have_base) {
+		/* What ts 0 is: the time of the first event with one. */
+		ehd__buf_puts(b, ",\"timeBase\":\"");
+		if (c->base_utc)
+			ehd__json_time(b, (int64_t)(c->base / 1000000000), 0);
+		else
+			ehd__json_u64(b, c->base / 1000000000);
+		ehd__json_nanoseconds(b, (uint32_t)(c->base % 1000000000));
+		ehd__buf_puts(b, c->base_utc ? "Z\"" : "\"");
+	}
+	put_count(b, "activitiesUnmatched", c->unmatched);
+	put_count(b, "activitiesUnfinished", c->unfinished);
+	put_count(b, "activitiesSplit", c->split);
+	put_count(b, "eventsUntimed", c->untimed);
+	put_count(b, "utf8Replaced", st->utf8_replaced);
+	put_count(b, "eventsLost", st->lost);
+	put_count(b, "eventsFieldsCut", st->fields_cut);
+	put_count(b, "eventsTrailingData", st->trailing);
+	ehd__buf_puts(b, "}}\n");
+}
+
+void ehd__chrome_stats(const struct ehd__chrome *c,
+		       struct ehd_writer_stats *st)
+{
+	st->unmatched = c->unmatched;
+	st->unfinished = c->unfinished;
+	st->split = c->split;
+	st->untimed = c->untimed;
+}

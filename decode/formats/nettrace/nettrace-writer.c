@@ -1,0 +1,1848 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nettrace-writer.c - events written as a nettrace v6 stream
+ *
+ * The stream is written one window at a time. A window holds events until
+ * their payloads reach WINDOW_BYTES; it is then written as
+ *	[Metadata] [Thread] [Stack] [LabelList] Event SequencePoint
+ * where Metadata and Thread carry only the rows new since the last window,
+ * and Stack and LabelList the stacks and activity ids of the window (the
+ * sequence point ends their validity). Memory is one window plus the
+ * event types and threads seen.
+ *
+ * TraceEvent's reader rules (nettrace-notes.md §2.3) shape the rest:
+ *  - the stream header and Trace block come first (the Trace block is
+ *    written with the first window, whose first event gives the sync
+ *    time), EndOfStream last; no Event block is empty;
+ *  - every row a block refers to is in an earlier block of its window;
+ *    metadata ids, thread indexes, stack and label list ids are never
+ *    reused; metadata id 0 is not used;
+ *  - one capture thread (index 0) numbers the events 1, 2, 3... so the
+ *    sequence delta is 0 and sequence numbers never go back;
+ *  - a window is sorted by time and an event older than the previous
+ *    sequence point is moved up to it (counted), so every event can be
+ *    marked IsSorted and the capture thread never changes unsorted;
+ *  - an (provider, EventId) pair names one metadata row: the EventHeader
+ *    id when it is free, else a synthetic id hashed from the event's
+ *    identity and shape;
+ *  - every row has an OpCode (TraceEvent otherwise strips "Start"/"Stop"
+ *    from names); payloads over 65,535 bytes are not written (counted);
+ *    stacks are cut at 8,190 frames (counted).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/perf_event.h>
+#include <traceevent/event-parse.h>
+
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+#include "model/enumerator-int.h"
+#include "model/event-int.h"
+#include "core/ehd-buf.h"
+#include "core/ehd-bytes.h"
+#include "core/ehd-table.h"
+#include "formats/nettrace/nettrace-format.h"
+#include "formats/nettrace/nettrace-map.h"
+#include "formats/nettrace/nettrace-writer.h"
+#include "system/procs.h"
+#include "model/tracefs-fields.h"
+
+/* Payload bytes that end a window. */
+#define WINDOW_BYTES (1u << 20)
+/* Rows or stacks that end a window (blocks hold at most 16 MiB). */
+#define TABLE_BYTES_MAX (8u << 20)
+/* Most frames of a stack TraceEvent reads (64-bit IPs). */
+#define STACK_FRAMES_MAX 8190
+/* Largest metadata row (its size is a uint16_t). */
+#define ROW_MAX 0xffffu
+/* Counts in the Trace block (put_counts()), and the digits of each. */
+#define NCOUNTS 7
+#define COUNT_DIGITS 20
+/* Capture thread of every event. */
+#define CAPTURE_THREAD 0
+/* ---- state ---- */
+
+enum meta_kind {
+	MK_EVENTHEADER = 'E', MK_TRACEFS = 'T', MK_RAW = 'R', MK_UNIVERSAL = 'U'
+};
+
+struct meta {
+	size_t key_at, key_len;		/* in w->keys */
+	size_t prov_at, prov_len;	/* provider, in w->keys */
+	uint32_t event_id;
+	struct ehd__ntm map;
+};
+
+/* An event of the window. */
+struct held {
+	uint64_t ticks;
+	uint64_t order;		/* arrival, for a stable sort */
+	uint32_t meta;		/* metadata id */
+	uint32_t thread;
+	uint32_t stack;
+	uint32_t labels;
+	uint32_t cpu;
+	uint32_t at, size;	/* payload, in w->payloads */
+};
+
+/* The type last seen on a tracepoint (by its name's address). */
+struct eh_cache {
+	const char *tp;
+	uint32_t meta;		/* index + 1; 0 for none */
+};
+
+/* The type of an enumerator identity key (ehd__enum_key()). */
+struct key_cache {
+	uint64_t key;		/* 0 for none */
+	uint32_t meta;		/* index */
+};
+
+#define KEY_CACHE_SIZE 64
+
+#define EH_CACHE_SIZE 64
+
+/* The thread index of (pid, tid, names_gen): see ehd__event_internal. */
+struct thread_cache {
+	uint64_t gen;		/* 0: empty */
+	uint32_t pid, tid;
+	uint32_t index;
+};
+
+#define THREAD_CACHE_SIZE 64
+
+/* A classic tracepoint of the current source. */
+struct tp_cache {
+	const struct tep_event *event;
+	uint32_t meta;
+};
+
+struct ehd__ntw {
+	int fd;
+	int err;
+	struct ehd_buf out;
+
+	/* the trace */
+	bool info_set;
+	struct ehd_trace_info info;
+	struct ehd_buf info_strings;	/* copies of its strings */
+	const char *source;
+	uint64_t clock_offset;
+	bool trace_written;
+
+	/* event types: metadata id = index + 1 */
+	struct meta *metas;
+	size_t nmetas, metas_cap, metas_written;
+	struct ehd_buf keys;
+	struct ehd_table by_key;		/* key hash -> meta index */
+	struct ehd_table by_id;		/* provider hash ^ event id -> index */
+	struct ehd_buf key;		/* the key being looked up */
+	struct ehd_buf rows;		/* metadata rows not yet written */
+	struct tp_cache *tps;
+	size_t ntps;
+	struct eh_cache eh_cache[EH_CACHE_SIZE];
+	struct key_cache key_cache[KEY_CACHE_SIZE];
+
+	/* threads: index = position + 1 (0 is the capture thread) */
+	struct ehd_table threads;		/* pid << 32 | tid -> index */
+	struct thread_cache tcache[THREAD_CACHE_SIZE];
+	uint32_t nthreads;
+	struct ehd_buf thread_rows;	/* rows not yet written */
+	bool capture_written;
+
+	/* the window */
+	struct held *held;
+	size_t nheld, held_cap;
+	struct ehd_buf payloads;
+	struct ehd_table stacks;		/* hash -> stack id */
+	struct ehd_buf stack_data;	/* the stack block's stacks */
+	uint32_t nstacks;
+	struct ehd_table labels;		/* hash -> label list id */
+	struct ehd_buf label_data;
+	uint32_t nlabels;
+	uint64_t min_ticks, max_ticks;
+	uint64_t last_ticks;		/* of the event held last */
+	uint64_t last_sp;		/* time of the last sequence point */
+	bool have_sp;
+	uint32_t seq;			/* of the capture thread */
+	uint64_t order;
+
+	/* system traces: Universal.* events */
+	uint32_t usys[6];		/* Universal.System types: index + 1 */
+	/* the Universal.Events type last used, and its index + 1 */
+	char sample_name[16];
+	uint32_t sample_meta;		/* ... its index + 1 */
+	struct ehd_table symbols;	/* hash -> offset in symbol_keys */
+	struct ehd_buf symbol_keys;	/* {mapping id, start} of each */
+	uint64_t nsymbols;
+	struct ehd_table build_ids;	/* hash -> offset in build_id_keys */
+	struct ehd_buf build_id_keys;	/* {u64 metadata id, hex, NUL} */
+	uint64_t nbuild_ids;
+	struct ehd_table kernel_maps;	/* pid -> announced */
+	struct ehd_table named;		/* stacks of the window named: hash */
+	struct ehd_frame *frames;	/* frames_cap */
+	size_t frames_cap;
+	uint64_t *ips;			/* a stack without perf's markers */
+	size_t ips_cap;
+
+	struct ehd_buf scratch;
+	struct ehd_buf fixed;		/* a string made well-formed */
+	unsigned int first_context;
+	bool have_first;
+	struct ehd_writer_stats st;
+
+	/* the counts in the Trace block, known at the end */
+	off_t start;			/* fd's offset at the start; -1: a pipe */
+	bool closing;
+	uint64_t counts_at[NCOUNTS];	/* stream offsets of their digits */
+};
+
+int ehd__ntw_new(struct ehd__ntw **wp, int fd)
+{
+	struct ehd__ntw *w = calloc(1, sizeof(*w));
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	/* Rewritten in place at the end: a regular file, not appended to. */
+	w->start = -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && fl >= 0 &&
+	    !(fl & O_APPEND))
+		w->start = lseek(fd, 0, SEEK_CUR);
+	*wp = w;
+	return 0;
+}
+
+void ehd__ntw_free(struct ehd__ntw *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->nmetas; i++)
+		ehd__ntm_fini(&w->metas[i].map);
+	free(w->metas);
+	free(w->tps);
+	free(w->held);
+	ehd__table_free(&w->by_key);
+	ehd__table_free(&w->by_id);
+	ehd__table_free(&w->threads);
+	ehd__table_free(&w->stacks);
+	ehd__table_free(&w->labels);
+	ehd__table_free(&w->symbols);
+	ehd__table_free(&w->build_ids);
+	ehd__table_free(&w->kernel_maps);
+	ehd__table_free(&w->named);
+	ehd__buf_free(&w->symbol_keys);
+	ehd__buf_free(&w->build_id_keys);
+	free(w->frames);
+	free(w->ips);
+	ehd__buf_free(&w->out);
+	ehd__buf_free(&w->info_strings);
+	ehd__buf_free(&w->keys);
+	ehd__buf_free(&w->key);
+	ehd__buf_free(&w->rows);
+	ehd__buf_free(&w->thread_rows);
+	ehd__buf_free(&w->payloads);
+	ehd__buf_free(&w->stack_data);
+	ehd__buf_free(&w->label_data);
+	ehd__buf_free(&w->scratch);
+	ehd__buf_free(&w->fixed);
+	free(w);
+}
+
+/* ---- output ---- */
+
+/* Start a block in w->out; returns where its header is. */
+static size_t block_begin(struct ehd__ntw *w)
+{
+	size_t at = w->out.len;
+
+	ehd__nt_put_le(&w->out, 0, 4);
+	return at;
+}
+
+static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
+{
+	size_t size = w->out.len - at - 4;
+
+	ehd__nt_patch_le(&w->out, at, (uint64_t)kind << 24 | size, 4);
+}
+
+static int write_out(struct ehd__ntw *w)
+{
+	size_t done = 0;
+
+	if (w->out.err && !w->err)
+		w->err = w->out.err;
+	if (w->err)
+		return w->err;
+	while (done < w->out.len) {
+		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return w->err = -errno;
+		done += (size_t)n;
+	}
+	w->st.bytes += w->out.len;
+	w->out.len = 0;
+	return 0;
+}
+
+/* ---- the trace block ---- */
+
+/* Keep the first source's info and name; strings are copied. */
+static void copy_info(struct ehd__ntw *w, const struct ehd_trace_info *in,
+		      const char *name)
+{
+	const char **s[] = { &w->info.hostname, &w->info.osrelease,
+			     &w->info.arch, &w->info.cpu_desc,
+			     &w->info.perf_version, &w->info.cmdline,
+			     &w->source };
+	size_t offs[7], i;
+
+	w->info = *in;
+	w->source = name;
+	for (i = 0; i < 7; i++) {
+		offs[i] = SIZE_MAX;
+		if (*s[i]) {
+			offs[i] = w->info_strings.len;
+			ehd__buf_put(&w->info_strings, *s[i], strlen(*s[i]) + 1);
+		}
+	}
+	for (i = 0; i < 7; i++)
+		*s[i] = offs[i] == SIZE_MAX || w->info_strings.err ? NULL :
+			w->info_strings.p + offs[i];
+	w->clock_offset = in->has_clock_offset ? in->clock_offset : 0;
+}
+
+/* Year, month, day of week (0 = Sunday), day from days since 1970. */
+static void civil(int64_t days, int *y, int *m, int *dow, int *d)
+{
+	int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+	*dow = (int)(((days % 7) + 11) % 7);	/* 1970-01-01 was a Thursday */
+}
+
+/* A UTF-8 string of the format, well-formed (counted when made so). */
+static void put_string(struct ehd__ntw *w, struct ehd_buf *b, const char *s,
+		       size_t len)
+{
+	w->st.utf8_replaced += ehd__nt_put_string(b, s, len);
+}
+
+static void put_kv(struct ehd__ntw *w, uint32_t *n, const char *k,
+		   const char *v)
+{
+	if (!v || !*v)
+		return;
+	put_string(w, &w->out, k, strlen(k));
+	put_string(w, &w->out, v, strlen(v));
+	(*n)++;
+}
+
+/*
+ * What was lost or changed on the way, as trace keys whose values are
+ * known at the end only: each is a fixed 20 digits, written as zeros and
+ * rewritten at the close (patch_counts()). Without a way back to the
+ * Trace block (a pipe) they are left out, unless the trace block is
+ * written at the close.
+ */
+static const char *const count_keys[NCOUNTS] = {
+	"ehd:EventsLost",		/* ehd_writer_add_lost() */
+	"ehd:EventsNotWritten",		/* skipped */
+	"ehd:EventsUntyped",		/* untyped */
+	"ehd:EventsTrailingData",	/* trailing */
+	"ehd:StacksCut",		/* stacks_cut */
+	"ehd:CharactersReplaced",	/* lossy */
+	"ehd:Utf8Replaced",		/* utf8_replaced */
+};
+
+static void count_values(const struct ehd__ntw *w, uint64_t v[NCOUNTS])
+{
+	v[0] = w->st.lost;
+	v[1] = w->st.skipped;
+	v[2] = w->st.untyped;
+	v[3] = w->st.trailing;
+	v[4] = w->st.stacks_cut;
+	v[5] = w->st.lossy;
+	v[6] = w->st.utf8_replaced;
+}
+
+static void put_counts(struct ehd__ntw *w, uint32_t *n)
+{
+	size_t i;
+
+	if (w->start < 0 && !w->closing)
+		return;
+	for (i = 0; i < NCOUNTS; i++) {
+		put_string(w, &w->out, count_keys[i], strlen(count_keys[i]));
+		ehd__nt_put_var(&w->out, COUNT_DIGITS);
+		w->counts_at[i] = w->st.bytes + w->out.len;
+		ehd__buf_put(&w->out, "00000000000000000000", COUNT_DIGITS);
+		(*n)++;
+	}
+}
+
+/*
+ * The counts' final values into the Trace block: in w->out if it is still
+ * there, else in the file. Return: 0 or a negative errno.
+ */
+static int patch_counts(struct ehd__ntw *w)
+{
+	uint64_t v[NCOUNTS];
+	char t[COUNT_DIGITS + 1];
+	ssize_t n;
+	size_t i;
+
+	if (!w->counts_at[0])
+		return 0;
+	count_values(w, v);
+	for (i = 0; i < NCOUNTS; i++) {
+		uint64_t at = w->counts_at[i];
+
+		snprintf(t, sizeof(t), "%020llu", (unsigned long long)v[i]);
+		if (at >= w->st.bytes) {
+			memcpy(w->out.p + (at - w->st.bytes), t, COUNT_DIGITS);
+			continue;
+		}
+		n = pwrite(w->fd, t, COUNT_DIGITS, w->start + (off_t)at);
+		if (n != COUNT_DIGITS)
+			return w->err = n < 0 ? -errno : -EIO;
+	}
+	return 0;
+}
+
+static void put_kv_u64(struct ehd__ntw *w, uint32_t *n, const char *k,
+		       uint64_t v)
+{
+	char t[24];
+
+	if (!v)
+		return;
+	snprintf(t, sizeof(t), "%llu", (unsigned long long)v);
+	put_kv(w, n, k, t);
+}
+
+/*
+ * The stream header and Trace block. With a clock offset, the sync point
+ * is the whole UTC millisecond at or before the first event, so that
+ * ticks + offset give back the exact UTC time.
+ */
+static void write_trace(struct ehd__ntw *w)
+{
+	const struct ehd_trace_info *in = &w->info;
+	bool has_time = w->first_context & EHD_CTX_TIME;
+	bool utc = has_time && (w->first_context & EHD_CTX_TIME_UTC);
+	uint64_t sync_utc = 0, sync_ticks = 0, secs;
+	uint32_t nkv = 0;
+	size_t at, count_at;
+	int y, mo, dow, d;
+	char ctx[32] = "";
+
+	ehd__buf_put(&w->out, EHD__NT_MAGIC, EHD__NT_MAGIC_LEN);
+	ehd__nt_put_le(&w->out, 0, 4);
+	ehd__nt_put_le(&w->out, EHD__NT_MAJOR, 4);
+	ehd__nt_put_le(&w->out, EHD__NT_MINOR, 4);
+	/*
+	 * TraceEvent takes a sync time of tick 0 for none (and asserts): the
+	 * sync point is the first event's tick, never 0 (see hold_event()).
+	 */
+	sync_ticks = w->min_ticks;
+	if (utc) {
+		sync_utc = (w->min_ticks + w->clock_offset) / 1000000 * 1000000;
+		sync_ticks = sync_utc - w->clock_offset;
+		if (!sync_ticks || sync_ticks > w->min_ticks) {
+			/* (a clock too close to its start: off by < 1 ms) */
+			sync_ticks = w->min_ticks;
+			sync_utc = sync_ticks + w->clock_offset;
+		}
+	}
+	secs = sync_utc / 1000000000;
+	civil((int64_t)(secs / 86400), &y, &mo, &dow, &d);
+	at = block_begin(w);
+	ehd__nt_put_le(&w->out, (uint64_t)y, 2);
+	ehd__nt_put_le(&w->out, (uint64_t)mo, 2);
+	ehd__nt_put_le(&w->out, (uint64_t)dow, 2);
+	ehd__nt_put_le(&w->out, (uint64_t)d, 2);
+	ehd__nt_put_le(&w->out, secs % 86400 / 3600, 2);
+	ehd__nt_put_le(&w->out, secs % 3600 / 60, 2);
+	ehd__nt_put_le(&w->out, secs % 60, 2);
+	ehd__nt_put_le(&w->out, sync_utc % 1000000000 / 1000000, 2);
+	ehd__nt_put_le(&w->out, sync_ticks, 8);
+	ehd__nt_put_le(&w->out, 1000000000, 8);		/* 1 tick = 1 ns */
+	ehd__nt_put_le(&w->out, 8, 4);			/* stack IPs are 64-bit */
+	count_at = w->out.len;
+	ehd__nt_put_le(&w->out, 0, 4);
+	put_kv_u64(w, &nkv, "HardwareThreadCount",
+		   in->nr_cpus_online ? in->nr_cpus_online : in->nr_cpus_avail);
+	put_kv_u64(w, &nkv, "SystemPageSize", in->page_size);
+	/* Not a rate: the ns between two samples (what PerfView takes). */
+	put_kv_u64(w, &nkv, "ExpectedCPUSamplingRate",
+		   in->cpu_sample_period);
+	put_kv(w, &nkv, "MachineName", in->hostname);
+	put_kv(w, &nkv, "OSRelease", in->osrelease);
+	put_kv(w, &nkv, "Architecture", in->arch);
+	put_kv(w, &nkv, "CpuDescription", in->cpu_desc);
+	put_kv(w, &nkv, "PerfVersion", in->perf_version);
+	put_kv(w, &nkv, "CommandLine", in->cmdline);
+	if (has_time && in->clockid >= 0) {
+		char t[16];
+		const char *name = ehd__nt_clock_name(in->clockid);
+
+		snprintf(t, sizeof(t), "%d", in->clockid);
+		put_kv(w, &nkv, "ClockId", name ? name : t);
+	}
+	put_kv_u64(w, &nkv, "PointerSizeOfSource", in->long_size);
+	put_kv(w, &nkv, "Source", w->source);
+	put_kv(w, &nkv, "Writer", "libehdecode " PACKAGE_VERSION);
+	/* Ours: what the events carried, so our reader gives back as much. */
+	put_kv(w, &nkv, "ehd:TimeBase",
+	       !has_time ? "none" : utc ? "utc" : "clock");
+	snprintf(ctx, sizeof(ctx), "%s%s%s",
+		 has_time ? "time," : "",
+		 (w->first_context & EHD_CTX_CPU) ? "cpu," : "",
+		 (w->first_context & EHD_CTX_PID) ? "pid," : "");
+	if (*ctx)
+		ctx[strlen(ctx) - 1] = 0;
+	else
+		strcpy(ctx, "none");
+	put_kv(w, &nkv, "ehd:Context", ctx);
+	put_counts(w, &nkv);
+	ehd__nt_patch_le(&w->out, count_at, nkv, 4);
+	block_end(w, at, EHD__NT_TRACE);
+	w->trace_written = true;
+}
+
+/* ---- event types ---- */
+
+static const char *key_str(const struct ehd__ntw *w, size_t at)
+{
+	return w->keys.p + at;
+}
+
+static uint64_t id_key(const char *prov, size_t len, uint32_t id)
+{
+	return (ehd__hash_bytes(prov, len, 0x51) & ~0xffffull) | id;
+}
+
+/* Is event id @id of provider @prov taken? */
+static bool id_taken(const struct ehd__ntw *w, const char *prov, size_t len,
+		     uint32_t id)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&w->by_id, id_key(prov, len, id), &pos, &i))
+		if (w->metas[i].prov_len == len &&
+		    !memcmp(key_str(w, w->metas[i].prov_at), prov, len))
+			return true;
+	return false;
+}
+
+/*
+ * The event id of a new type: its own when free, else one derived from
+ * its key (stable for the same provider, name and shape).
+ */
+static uint32_t choose_id(const struct ehd__ntw *w, const char *prov,
+			  size_t len, uint32_t own, uint64_t key_hash)
+{
+	uint32_t id = (uint32_t)(key_hash % 0x7fff) + 0x8000, tries;
+
+	if (own && !id_taken(w, prov, len, own))
+		return own;
+	for (tries = 0; tries < 0x8000 && id_taken(w, prov, len, id); tries++)
+		id = id == 0xffff ? 0x8000 : id + 1;
+	return id;
+}
+
+static void opt_kv(struct ehd__ntw *w, const char *k, const char *v,
+		   size_t vlen)
+{
+	ehd__buf_putc(&w->rows, EHD__NT_OPT_KEY_VALUE);
+	put_string(w, &w->rows, k, strlen(k));
+	put_string(w, &w->rows, v, vlen);
+}
+
+struct identity {
+	const char *provider, *name, *tracepoint, *full_name;
+	size_t provider_len, name_len, tracepoint_len;
+	const struct eh_header *header;	/* EventHeader events */
+	uint64_t keyword;
+	uint32_t own_id;		/* others: the event id wanted */
+	bool fixed_id;			/* ... and no other will do */
+};
+
+/* The metadata row of type @idx (id idx + 1), into w->rows. */
+static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
+{
+	const struct meta *m = &w->metas[idx];
+	struct ehd_buf *b = &w->rows;
+	size_t at = b->len, opt_at;
+	char t[64];
+
+	ehd__nt_put_le(b, 0, 2);
+	ehd__nt_put_var(b, idx + 1);
+	put_string(w, b, id->provider, id->provider_len);
+	ehd__nt_put_var(b, m->event_id);
+	put_string(w, b, id->name, id->name_len);
+	ehd__buf_put(b, m->map.fields.p, m->map.fields.len);
+	opt_at = b->len;
+	ehd__nt_put_le(b, 0, 2);
+	ehd__buf_putc(b, EHD__NT_OPT_OPCODE);
+	ehd__buf_putc(b, (char)(id->header ? id->header->opcode : 0));
+	if (id->header) {
+		const struct eh_header *h = id->header;
+
+		if (id->keyword) {
+			ehd__buf_putc(b, EHD__NT_OPT_KEYWORD);
+			ehd__nt_put_le(b, id->keyword, 8);
+		}
+		if (h->level) {
+			ehd__buf_putc(b, EHD__NT_OPT_LEVEL);
+			ehd__buf_putc(b, (char)h->level);
+		}
+		if (h->version) {
+			ehd__buf_putc(b, EHD__NT_OPT_VERSION);
+			ehd__buf_putc(b, (char)h->version);
+		}
+		snprintf(t, sizeof(t), "%x,%x,%x,%x,%x,%x", h->flags,
+			 h->version, h->id, h->tag, h->opcode, h->level);
+		opt_kv(w, "ehd:header", t, strlen(t));
+		if (id->full_name && strlen(id->full_name) != id->name_len)
+			opt_kv(w, "ehd:name", id->full_name,
+			       strlen(id->full_name));
+	}
+	if (id->tracepoint_len)
+		opt_kv(w, "ehd:tracepoint", id->tracepoint, id->tracepoint_len);
+	opt_kv(w, "ehd:fields", m->map.hints.p ? m->map.hints.p : "",
+	       m->map.hints.len);
+	if (b->err)
+		return -ENOMEM;
+	if (b->len - at - 2 > ROW_MAX || b->len - opt_at - 2 > ROW_MAX) {
+		b->len = at;
+		return -E2BIG;
+	}
+	ehd__nt_patch_le(b, opt_at, b->len - opt_at - 2, 2);
+	ehd__nt_patch_le(b, at, b->len - at - 2, 2);
+	w->st.metadata++;
+	return 0;
+}
+
+/* Find the type keyed by w->key; returns its index or -1. */
+static long find_type(struct ehd__ntw *w, uint64_t h)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&w->by_key, h, &pos, &i))
+		if (w->metas[i].key_len == w->key.len &&
+		    !memcmp(key_str(w, w->metas[i].key_at), w->key.p,
+			    w->key.len))
+			return i;
+	return -1;
+}
+
+/*
+ * Add the type keyed by w->key, its map in @map (taken over). Returns its
+ * index, or < 0.
+ */
+static long add_type(struct ehd__ntw *w, uint64_t h, struct ehd__ntm *map,
+		     const struct identity *id)
+{
+	struct meta *m;
+	size_t idx = w->nmetas;
+	int err;
+
+	if (w->nmetas == w->metas_cap) {
+		size_t cap = w->metas_cap ? 2 * w->metas_cap : 64;
+
+		m = realloc(w->metas, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		w->metas = m;
+		w->metas_cap = cap;
+	}
+	if (idx >= 0x7fffffff)
+		return -E2BIG;
+	m = &w->metas[idx];
+	memset(m, 0, sizeof(*m));
+	m->key_at = w->keys.len;
+	m->key_len = w->key.len;
+	ehd__buf_put(&w->keys, w->key.p, w->key.len);
+	m->prov_at = w->keys.len;
+	m->prov_len = id->provider_len;
+	ehd__buf_put(&w->keys, id->provider, id->provider_len);
+	ehd__buf_putc(&w->keys, 0);
+	if (w->keys.err)
+		return -ENOMEM;
+	m->event_id = id->fixed_id ? id->own_id :
+		      choose_id(w, id->provider, id->provider_len,
+				id->header ? id->header->id : id->own_id,
+				ehd__hash_bytes(map->fields.p, map->fields.len, h));
+	m->map = *map;
+	memset(map, 0, sizeof(*map));
+	w->st.utf8_replaced += m->map.utf8_replaced;	/* its field names */
+	w->nmetas++;
+	err = put_row(w, idx, id);
+	if (!err)
+		err = ehd__table_add(&w->by_key, h, (uint32_t)idx);
+	if (!err)
+		err = ehd__table_add(&w->by_id, id_key(id->provider, id->provider_len,
+						  m->event_id), (uint32_t)idx);
+	if (err) {
+		ehd__ntm_fini(&m->map);
+		w->nmetas--;
+		return err;
+	}
+	return (long)idx;
+}
+
+static void key_begin(struct ehd__ntw *w, char kind, const struct identity *id)
+{
+	w->key.len = 0;
+	ehd__buf_putc(&w->key, kind);
+	ehd__buf_put(&w->key, id->provider, id->provider_len);
+	ehd__buf_putc(&w->key, 0);
+	ehd__buf_put(&w->key, id->name, id->name_len);
+	ehd__buf_putc(&w->key, 0);
+	ehd__buf_put(&w->key, id->tracepoint, id->tracepoint_len);
+	ehd__buf_putc(&w->key, 0);
+}
+
+static size_t cache_slot(const struct ehd_event *ev)
+{
+	return ((uintptr_t)ev->tracepoint >> 3) % EH_CACHE_SIZE;
+}
+
+/*
+ * The type last seen on this event's tracepoint, if this event is of it:
+ * its key ends with the tracepoint, the header, the name and the
+ * declarations, compared here without building a key. Returns -1 if not.
+ */
+static long cached_type(const struct ehd__ntw *w, const struct ehd_event *ev,
+			const uint8_t *decls, size_t len)
+{
+	const struct eh_cache *c = &w->eh_cache[cache_slot(ev)];
+	const struct ehd_event_info *info = ev->eh;
+	size_t name = (size_t)(decls - (const uint8_t *)info->name);
+	size_t tail = sizeof(info->header) + name + len;
+	size_t tp = ev->tracepoint_len;
+	const struct meta *m;
+	const char *k;
+
+	if (c->tp != ev->tracepoint || !c->meta ||
+	    (const char *)decls < info->name || info->name[name - 1])
+		return -1;
+	m = &w->metas[c->meta - 1];
+	if (m->key_len < tail + tp + 2)
+		return -1;
+	k = key_str(w, m->key_at) + m->key_len - tail;
+	if (memcmp(k, &info->header, sizeof(info->header)) ||
+	    memcmp(k + sizeof(info->header), info->name, name + len) ||
+	    k[-1] || k[-2 - (long)tp] ||
+	    memcmp(k - 1 - tp, ev->tracepoint, tp))
+		return -1;
+	return (long)c->meta - 1;
+}
+
+/* The type of an EventHeader event (enumerator @en started on it). */
+static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
+			     const struct ehd_enum *en, size_t *payload)
+{
+	const struct ehd_event_info *info = ev->eh;
+	const uint8_t *decls;
+	size_t len;
+	struct identity id = {
+		ev->provider, ev->name, ev->tracepoint, info->name,
+		ev->provider_len, ev->name_len, ev->tracepoint_len,
+		&info->header, ev->keyword, 0, false
+	};
+	struct ehd__ntm map = { 0 };
+	uint64_t h, key = ehd__enum_key(en);
+	struct key_cache *kc = &w->key_cache[key % KEY_CACHE_SIZE];
+	long idx;
+	int err;
+
+	ehd__enum_layout(en, &decls, &len, payload);
+	if (key && kc->key == key)
+		return kc->meta;	/* the same identity as before */
+	idx = cached_type(w, ev, decls, len);
+	if (idx >= 0 && key)
+		*kc = (struct key_cache){ key, (uint32_t)idx };
+	if (idx >= 0)
+		return idx;
+	key_begin(w, MK_EVENTHEADER, &id);
+	ehd__buf_put(&w->key, &info->header, sizeof(info->header));
+	ehd__buf_put(&w->key, info->name, strlen(info->name) + 1);
+	ehd__buf_put(&w->key, decls, len);
+	if (w->key.err)
+		return -ENOMEM;
+	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
+	idx = find_type(w, h);
+	if (idx < 0) {
+		err = ehd__ntm_eventheader(&map, decls, len,
+					   !(info->header.flags & EH_FLAG_LITTLE_ENDIAN) ==
+					   !ehd__host_big());
+		idx = err ? err : add_type(w, h, &map, &id);
+		ehd__ntm_fini(&map);
+	}
+	if (idx >= 0)
+		w->eh_cache[cache_slot(ev)] = (struct eh_cache){ ev->tracepoint,
+								(uint32_t)idx + 1 };
+	if (idx >= 0 && key)
+		*kc = (struct key_cache){ key, (uint32_t)idx };
+	return idx;
+}
+
+/* The type of a classic or raw event (cached per tracepoint format). */
+static long classic_type(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	const struct ehd__tracefs_types *types =
+		ev->internal ? ev->internal->types : NULL;
+	struct identity id = {
+		ev->provider, ev->name, ev->tracepoint, NULL,
+		ev->provider_len, ev->name_len, ev->tracepoint_len, NULL, 0,
+		0, false
+	};
+	struct ehd__ntm map = { 0 };
+	struct ehd__tracefs_types *own = NULL;
+	struct tp_cache *c;
+	uint64_t h;
+	long idx;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < w->ntps; i++)
+		if (w->tps[i].event == ev->tep_event)
+			return w->tps[i].meta;
+	if (ev->kind == EHD_EVENT_TRACEFS && ev->tep_event) {
+		if (!types || ehd__tracefs_types_event(types) != ev->tep_event)
+			types = own = ehd__tracefs_types_new(ev->tep_event,
+							     ev->long_size);
+		if (!types)
+			return -ENOMEM;
+		err = ehd__ntm_tracefs(&map, ev->tep_event, types,
+				       ev->big_endian != ehd__host_big());
+		free(own);
+		if (err == -ENOTSUP)
+			err = 0, ev = NULL;	/* cannot be said: raw */
+	} else {
+		ev = NULL;
+	}
+	if (!ev)
+		err = err ? err : ehd__ntm_raw(&map);
+	if (err) {
+		ehd__ntm_fini(&map);
+		return err;
+	}
+	key_begin(w, ev ? MK_TRACEFS : MK_RAW, &id);
+	ehd__buf_put(&w->key, map.fields.p, map.fields.len);
+	ehd__buf_put(&w->key, map.hints.p, map.hints.len);
+	if (w->key.err) {
+		ehd__ntm_fini(&map);
+		return -ENOMEM;
+	}
+	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
+	idx = find_type(w, h);
+	if (idx < 0)
+		idx = add_type(w, h, &map, &id);
+	ehd__ntm_fini(&map);
+	if (idx < 0 || !ev)
+		return idx;
+	c = realloc(w->tps, (w->ntps + 1) * sizeof(*c));
+	if (c) {
+		w->tps = c;
+		c[w->ntps].event = ev->tep_event;
+		c[w->ntps++].meta = (uint32_t)idx;
+	}
+	return idx;
+}
+
+/* ---- threads, stacks, activity ids ---- */
+
+static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
+			uint32_t *index)
+{
+	/*
+	 * One index per thread and names: a thread that changes its name
+	 * (exec, prctl) gets a new row, so every event keeps the names it
+	 * had. The key is a hash of them all (64 bits: collisions are left
+	 * to chance).
+	 */
+	uint64_t key = (uint64_t)ev->pid << 32 | ev->tid;
+	uint64_t gen = ev->internal ? ev->internal->names_gen : 0;
+	struct thread_cache *c = &w->tcache[ev->tid % THREAD_CACHE_SIZE];
+	size_t pos = 0, at;
+	uint32_t v;
+	int err;
+
+	if (!(ev->context & EHD_CTX_PID)) {
+		*index = CAPTURE_THREAD;
+		return 0;
+	}
+	if (gen && c->gen == gen && c->tid == ev->tid && c->pid == ev->pid) {
+		*index = c->index;
+		return 0;
+	}
+	if (ev->comm)
+		key = ehd__hash_bytes(ev->comm, strlen(ev->comm) + 1, key);
+	if (ev->process)
+		key = ehd__hash_bytes(ev->process, strlen(ev->process) + 1,
+				      key ^ 0x9e3779b97f4a7c15ull);
+	if (ehd__table_next(&w->threads, key, &pos, &v)) {
+		*index = v;
+		goto cache;
+	}
+	v = ++w->nthreads;
+	at = w->thread_rows.len;
+	ehd__nt_put_le(&w->thread_rows, 0, 2);
+	ehd__nt_put_var(&w->thread_rows, v);
+	ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_PID);
+	ehd__nt_put_var(&w->thread_rows, ev->pid);
+	ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_TID);
+	ehd__nt_put_var(&w->thread_rows, ev->tid);
+	if (ev->comm) {
+		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_NAME);
+		put_string(w, &w->thread_rows, ev->comm, strlen(ev->comm));
+	}
+	if (ev->process) {
+		ehd__buf_putc(&w->thread_rows, EHD__NT_THREAD_KEY_VALUE);
+		put_string(w, &w->thread_rows, "ProcessName", 11);
+		put_string(w, &w->thread_rows, ev->process,
+				   strlen(ev->process));
+	}
+	ehd__nt_patch_le(&w->thread_rows, at, w->thread_rows.len - at - 2, 2);
+	*index = v;
+	err = w->thread_rows.err ? -ENOMEM : ehd__table_add(&w->threads, key, v);
+	if (err)
+		return err;
+cache:
+	if (gen)
+		*c = (struct thread_cache){ gen, ev->pid, ev->tid, *index };
+	return 0;
+}
+
+/* The addresses of a call chain without perf's context markers. */
+static size_t stack_ips(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	size_t i, n = 0;
+
+	if (ev->callchain_count > w->ips_cap) {
+		uint64_t *p = realloc(w->ips, ev->callchain_count * 8);
+
+		if (!p)
+			return SIZE_MAX;
+		w->ips = p;
+		w->ips_cap = ev->callchain_count;
+	}
+	for (i = 0; i < ev->callchain_count; i++)
+		if (ev->callchain[i] < (uint64_t)PERF_CONTEXT_MAX)	/* a marker */
+			w->ips[n++] = ev->callchain[i];
+	return n;
+}
+
+static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
+		    uint32_t *id)
+{
+	size_t n, pos = 0, i;
+	uint64_t h;
+	uint32_t v;
+
+	*id = 0;
+	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count)
+		return 0;
+	n = stack_ips(w, ev);
+	if (n == SIZE_MAX)
+		return -ENOMEM;
+	if (!n)
+		return 0;
+	if (n > STACK_FRAMES_MAX) {
+		n = STACK_FRAMES_MAX;
+		w->st.stacks_cut++;
+	}
+	h = ehd__hash_bytes(w->ips, n * 8, n);
+	/* Kept as {u32 id, u32 size, IPs}; the table points at the size. */
+	while (ehd__table_next(&w->stacks, h, &pos, &v)) {
+		const uint8_t *s = (const uint8_t *)w->stack_data.p + v;
+
+		for (i = 0; i < n && ehd__load_uint(s + 4 + 8 * i, 8, 0) ==
+				     w->ips[i]; i++)
+			;
+		if (i == n && ehd__load_uint(s, 4, 0) == n * 8) {
+			*id = (uint32_t)ehd__load_uint(s - 4, 4, 0);
+			return 0;
+		}
+	}
+	v = ++w->nstacks;
+	ehd__nt_put_le(&w->stack_data, v, 4);
+	pos = w->stack_data.len;
+	ehd__nt_put_le(&w->stack_data, n * 8, 4);
+	for (i = 0; i < n; i++)
+		ehd__nt_put_le(&w->stack_data, w->ips[i], 8);
+	*id = v;
+	return w->stack_data.err ? -ENOMEM :
+				   ehd__table_add(&w->stacks, h, (uint32_t)pos);
+}
+
+static void put_guid(struct ehd_buf *b, const uint8_t *rfc)
+{
+	uint8_t g[16];
+
+	ehd__nt_guid_swap(g, rfc);
+	ehd__buf_put(b, g, 16);
+}
+
+static int label_id(struct ehd__ntw *w, const struct ehd_event *ev,
+		    uint32_t *id)
+{
+	uint8_t key[33] = { 0 };
+	size_t pos = 0;
+	uint64_t h;
+	uint32_t v;
+
+	*id = 0;
+	if (!ev->activity_id)
+		return 0;
+	memcpy(key, ev->activity_id, 16);
+	if (ev->related_id) {
+		memcpy(key + 16, ev->related_id, 16);
+		key[32] = 1;
+	}
+	h = ehd__hash_bytes(key, sizeof(key), 0);
+	while (ehd__table_next(&w->labels, h, &pos, &v))
+		if (!memcmp(w->label_data.p + v + 4, key, sizeof(key))) {
+			*id = (uint32_t)ehd__load_uint(
+				(const uint8_t *)w->label_data.p + v, 4, 0);
+			return 0;
+		}
+	/* Kept as {u32 id, key}; written as label lists. */
+	pos = w->label_data.len;
+	ehd__nt_put_le(&w->label_data, ++w->nlabels, 4);
+	ehd__buf_put(&w->label_data, key, sizeof(key));
+	*id = w->nlabels;
+	return w->label_data.err ? -ENOMEM :
+				   ehd__table_add(&w->labels, h, (uint32_t)pos);
+}
+
+/* ---- windows ---- */
+
+static int cmp_held(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->ticks != y->ticks)
+		return x->ticks < y->ticks ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void write_stacks(struct ehd__ntw *w)
+{
+	const uint8_t *p = (const uint8_t *)w->stack_data.p;
+	size_t at, off = 0, n;
+
+	at = block_begin(w);
+	ehd__nt_put_le(&w->out, 1, 4);
+	ehd__nt_put_le(&w->out, w->nstacks, 4);
+	while (off < w->stack_data.len) {
+		n = (size_t)ehd__load_uint(p + off + 4, 4, 0);
+		ehd__buf_put(&w->out, p + off + 4, 4 + n);
+		off += 8 + n;
+	}
+	block_end(w, at, EHD__NT_STACK);
+}
+
+static void write_labels(struct ehd__ntw *w)
+{
+	const uint8_t *p = (const uint8_t *)w->label_data.p;
+	size_t at, off;
+
+	at = block_begin(w);
+	ehd__nt_put_le(&w->out, 1, 4);
+	ehd__nt_put_le(&w->out, w->nlabels, 4);
+	for (off = 0; off < w->label_data.len; off += 37) {
+		bool rel = p[off + 36];
+
+		ehd__buf_putc(&w->out, (char)(EHD__NT_LABEL_ACTIVITY |
+			      (rel ? 0 : EHD__NT_LABEL_LAST)));
+		put_guid(&w->out, p + off + 4);
+		if (rel) {
+			ehd__buf_putc(&w->out, (char)(EHD__NT_LABEL_RELATED |
+						      EHD__NT_LABEL_LAST));
+			put_guid(&w->out, p + off + 20);
+		}
+	}
+	block_end(w, at, EHD__NT_LABEL_LIST);
+}
+
+/* The event block: compressed rows of the sorted window. */
+static void write_events(struct ehd__ntw *w)
+{
+	struct held prev = { 0 };
+	uint32_t prev_seq = 0;
+	size_t at, i, hdr;
+	uint8_t h[64];
+
+	at = block_begin(w);
+	ehd__nt_put_le(&w->out, EHD__NT_EB_HEADER_SIZE, 2);
+	ehd__nt_put_le(&w->out, EHD__NT_EB_COMPRESSED, 2);
+	ehd__nt_put_le(&w->out, w->held[0].ticks, 8);
+	ehd__nt_put_le(&w->out, w->held[w->nheld - 1].ticks, 8);
+	for (i = 0; i < w->nheld; i++) {
+		const struct held *e = &w->held[i];
+		uint32_t seq = ++w->seq;
+		uint8_t flags = EHD__NT_ROW_SORTED;
+
+		hdr = 1;
+		if (e->meta != prev.meta) {
+			flags |= EHD__NT_ROW_METADATA;
+			hdr += ehd__nt_put_varuint(h + hdr, e->meta);
+		}
+		if (seq != prev_seq + 1 || e->cpu != prev.cpu || !i) {
+			flags |= EHD__NT_ROW_CAPTURE;
+			hdr += ehd__nt_put_varuint(h + hdr,
+						   (uint32_t)(seq - prev_seq - 1));
+			hdr += ehd__nt_put_varuint(h + hdr, CAPTURE_THREAD);
+			hdr += ehd__nt_put_varuint(h + hdr, e->cpu);
+		}
+		if (e->thread != prev.thread) {
+			flags |= EHD__NT_ROW_THREAD;
+			hdr += ehd__nt_put_varuint(h + hdr, e->thread);
+		}
+		if (e->stack != prev.stack) {
+			flags |= EHD__NT_ROW_STACK;
+			hdr += ehd__nt_put_varuint(h + hdr, e->stack);
+		}
+		hdr += ehd__nt_put_varuint(h + hdr, e->ticks - prev.ticks);
+		if (e->labels != prev.labels) {
+			flags |= EHD__NT_ROW_LABELS;
+			hdr += ehd__nt_put_varuint(h + hdr, e->labels);
+		}
+		if (e->size != prev.size || !i) {
+			flags |= EHD__NT_ROW_PAYLOAD;
+			hdr += ehd__nt_put_varuint(h + hdr, e->size);
+		}
+		h[0] = flags;
+		ehd__buf_put(&w->out, h, hdr);
+		if (e->size)	/* (no payload at all: payloads.p is NULL) */
+			ehd__buf_put(&w->out, w->payloads.p + e->at, e->size);
+		w->st.header_bytes += hdr;
+		w->st.payload_bytes += e->size;
+		prev = *e;
+		prev_seq = seq;
+	}
+	block_end(w, at, EHD__NT_EVENT);
+}
+
+static void write_sequence_point(struct ehd__ntw *w, uint64_t ticks)
+{
+	size_t at = block_begin(w);
+
+	ehd__nt_put_le(&w->out, ticks, 8);
+	ehd__nt_put_le(&w->out, 0, 4);
+	ehd__nt_put_le(&w->out, 1, 4);
+	ehd__nt_put_var(&w->out, CAPTURE_THREAD);
+	ehd__nt_put_var(&w->out, w->seq);
+	block_end(w, at, EHD__NT_SEQUENCE_POINT);
+	w->last_sp = ticks;
+	w->have_sp = true;
+}
+
+static bool sorted(const struct held *h, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (h[i].ticks < h[i - 1].ticks)
+			return false;
+	return true;
+}
+
+/* Make the window's blocks in w->out (and, the first time, the trace block). */
+static void make_window(struct ehd__ntw *w)
+{
+	size_t i, at;
+
+	if (!w->trace_written)
+		write_trace(w);
+	if (w->nmetas > w->metas_written) {
+		at = block_begin(w);
+		ehd__nt_put_le(&w->out, 0, 2);		/* header size */
+		ehd__buf_put(&w->out, w->rows.p, w->rows.len);
+		block_end(w, at, EHD__NT_METADATA);
+		w->rows.len = 0;
+		w->metas_written = w->nmetas;
+	}
+	if (!w->capture_written || w->thread_rows.len) {
+		at = block_begin(w);
+		if (!w->capture_written) {
+			size_t row = w->out.len;
+
+			ehd__nt_put_le(&w->out, 0, 2);
+			ehd__nt_put_var(&w->out, CAPTURE_THREAD);
+			ehd__buf_putc(&w->out, EHD__NT_THREAD_NAME);
+			put_string(w, &w->out, "capture", 7);
+			ehd__nt_patch_le(&w->out, row, w->out.len - row - 2, 2);
+			w->capture_written = true;
+		}
+		ehd__buf_put(&w->out, w->thread_rows.p, w->thread_rows.len);
+		block_end(w, at, EHD__NT_THREAD);
+		w->thread_rows.len = 0;
+	}
+	if (w->nheld) {
+		if (!sorted(w->held, w->nheld))
+			qsort(w->held, w->nheld, sizeof(*w->held), cmp_held);
+		for (i = 0; i < w->nheld && w->have_sp &&
+			    w->held[i].ticks < w->last_sp; i++) {
+			w->held[i].ticks = w->last_sp;
+			w->st.reordered++;
+		}
+		if (w->nstacks)
+			write_stacks(w);
+		if (w->nlabels)
+			write_labels(w);
+		write_events(w);
+		write_sequence_point(w, w->held[w->nheld - 1].ticks);
+	}
+	w->nheld = 0;
+	w->payloads.len = 0;
+	w->stack_data.len = 0;
+	w->label_data.len = 0;
+	w->nstacks = w->nlabels = 0;
+	ehd__table_clear(&w->stacks);
+	ehd__table_clear(&w->labels);
+	ehd__table_clear(&w->named);
+}
+
+/* Write the window (and, the first time, the trace block). */
+static int flush_window(struct ehd__ntw *w)
+{
+	make_window(w);
+	return write_out(w);
+}
+
+/* ---- the interface ---- */
+
+int ehd__ntw_begin(struct ehd__ntw *w, const char *name,
+		   const struct ehd_trace_info *info)
+{
+	struct ehd_trace_info none;
+
+	w->ntps = 0;	/* tracepoint formats belong to their source */
+	if (w->info_set)
+		return 0;
+	if (!info) {
+		memset(&none, 0, sizeof(none));
+		none.clockid = -1;
+		info = &none;
+	}
+	copy_info(w, info, name);
+	w->info_set = true;
+	return w->info_strings.err;
+}
+
+static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		      uint32_t meta, size_t payload_at)
+{
+	struct held *h;
+	int err;
+
+	if (w->nheld == w->held_cap) {
+		size_t cap = w->held_cap ? 2 * w->held_cap : 4096;
+
+		h = realloc(w->held, cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		w->held = h;
+		w->held_cap = cap;
+	}
+	h = &w->held[w->nheld];
+	/*
+	 * Ticks are strictly positive: TraceEvent reads 0 as no time. An
+	 * event without a time comes 1 ns after the one before it (from 1 in
+	 * a source without a clock: the events' order).
+	 */
+	if (ev->context & EHD_CTX_TIME)
+		h->ticks = (ev->context & EHD_CTX_TIME_UTC) ?
+			   ev->time - w->clock_offset : ev->time;
+	else
+		h->ticks = w->last_ticks + 1;
+	/* Untimed in a timed trace: its time is made up (said). */
+	if (!(ev->context & EHD_CTX_TIME) && (w->first_context & EHD_CTX_TIME))
+		w->st.untimed++;
+	if (!h->ticks)
+		h->ticks = 1;
+	w->last_ticks = h->ticks;
+	h->order = w->order++;
+	h->meta = meta + 1;
+	h->cpu = (ev->context & EHD_CTX_CPU) ? ev->cpu : 0;
+	h->at = (uint32_t)payload_at;
+	h->size = (uint32_t)(w->payloads.len - payload_at);
+	err = thread_index(w, ev, &h->thread);
+	if (!err)
+		err = stack_id(w, ev, &h->stack);
+	if (!err)
+		err = label_id(w, ev, &h->labels);
+	if (err)
+		return err;
+	if (!w->have_first) {
+		w->have_first = true;
+		w->first_context = ev->context;
+		w->min_ticks = h->ticks;
+	}
+	if (!w->trace_written && h->ticks < w->min_ticks)
+		w->min_ticks = h->ticks;
+	w->nheld++;
+	w->st.events++;
+	return 0;
+}
+
+/* ---- system traces: PerfView's universal providers ---- */
+
+/*
+ * Samples and system events (docs/system-traces.md) are written as the
+ * events PerfView's own parsers read: payloads of varuints and strings of
+ * a u16 count of UTF-8 bytes (declared as Arrays of UTF8CodeUnit, which
+ * is the same thing). Universal.System events are known by their ids.
+ * ProcessMapping has no ProcessId field: the event's process says it
+ * (PerfView's parser and one-collect, against UniversalProviders.md).
+ */
+enum usys {
+	U_EXISTING_PROCESS, U_PROCESS_CREATE, U_PROCESS_EXIT, U_MAPPING,
+	U_SYMBOL, U_MAPPING_METADATA, U_COUNT
+};
+
+static const struct {
+	const char *name, *spec;	/* see ehd__ntm_universal() */
+	const char *fields[6];
+} usys_types[U_COUNT] = {
+	[U_EXISTING_PROCESS] = { "ExistingProcess", "uss",
+		{ "NamespaceId", "Name", "NamespaceName" } },
+	[U_PROCESS_CREATE] = { "ProcessCreate", "uss",
+		{ "NamespaceId", "Name", "NamespaceName" } },
+	[U_PROCESS_EXIT] = { "ProcessExit", "", { NULL } },
+	[U_MAPPING] = { "ProcessMapping", "uxxxsu",
+		{ "Id", "StartAddress", "EndAddress", "FileOffset", "FileName",
+		  "MetadataId" } },
+	[U_SYMBOL] = { "ProcessSymbol", "uuxxs",
+		{ "Id", "MappingId", "StartAddress", "EndAddress", "Name" } },
+	[U_MAPPING_METADATA] = { "ProcessMappingMetadata", "uss",
+		{ "Id", "SymbolMetadata", "VersionMetadata" } },
+};
+
+#define UNIVERSAL_SYSTEM "Universal.System"
+/* A process's view of the kernel: mapping id KERNEL_MAPPING + pid. */
+#define KERNEL_MAPPING (1ull << 62)
+#define KERNEL_START (1ull << 63)
+
+static long universal_type(struct ehd__ntw *w, const struct identity *id,
+			   const char *spec, const char *const *fields)
+{
+	struct ehd__ntm map = { 0 };
+	uint64_t h;
+	long idx;
+	int err;
+
+	key_begin(w, MK_UNIVERSAL, id);
+	ehd__buf_put(&w->key, spec, strlen(spec));
+	if (w->key.err)
+		return -ENOMEM;
+	h = ehd__hash_bytes(w->key.p, w->key.len, 0);
+	idx = find_type(w, h);
+	if (idx >= 0)
+		return idx;
+	err = ehd__ntm_universal(&map, spec, fields);
+	idx = err ? err : add_type(w, h, &map, id);
+	ehd__ntm_fini(&map);
+	return idx;
+}
+
+static long usys_type(struct ehd__ntw *w, unsigned int which)
+{
+	struct identity id = {
+		.provider = UNIVERSAL_SYSTEM,
+		.provider_len = strlen(UNIVERSAL_SYSTEM),
+		.name = usys_types[which].name,
+		.name_len = strlen(usys_types[which].name),
+		.tracepoint = "",
+		.own_id = which,
+		.fixed_id = true,
+	};
+	long idx;
+
+	if (w->usys[which])
+		return (long)w->usys[which] - 1;
+	idx = universal_type(w, &id, usys_types[which].spec,
+			     usys_types[which].fields);
+	if (idx >= 0)
+		w->usys[which] = (uint32_t)idx + 1;
+	return idx;
+}
+
+/* The type of a Universal.Events sample: "cpu" has id 1, "cswitch" 2. */
+static long sample_type(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	static const char *const value[] = { "Value" };
+	struct identity id = {
+		.provider = ev->provider,
+		.provider_len = ev->provider_len,
+		.name = ev->name,
+		.name_len = ev->name_len,
+		.tracepoint = "",
+	};
+	long idx;
+
+	if (w->sample_meta && ev->name_len < sizeof(w->sample_name) &&
+	    !memcmp(w->sample_name, ev->name, ev->name_len) &&
+	    !w->sample_name[ev->name_len])
+		return (long)w->sample_meta - 1;
+	if (ev->name_len == 3 && !memcmp(ev->name, "cpu", 3))
+		id.own_id = 1;
+	else if (ev->name_len == 7 && !memcmp(ev->name, "cswitch", 7))
+		id.own_id = 2;
+	idx = universal_type(w, &id, "u", value);
+	if (idx >= 0 && ev->name_len < sizeof(w->sample_name)) {
+		memcpy(w->sample_name, ev->name, ev->name_len);
+		w->sample_name[ev->name_len] = 0;
+		w->sample_meta = (uint32_t)idx + 1;
+	}
+	return idx;
+}
+
+/*
+ * A string as PerfView's parsers read it: u16 count, UTF-8 bytes (made
+ * well-formed, counted), into the payloads.
+ */
+static void put_short_string(struct ehd__ntw *w, const char *s, size_t n)
+{
+	struct ehd_buf *b = &w->payloads;
+
+	if (ehd__utf8_well_formed(s, n) < n) {
+		w->fixed.len = 0;
+		w->st.utf8_replaced += ehd__utf8_put(&w->fixed, s, n);
+		s = ehd__buf_cstr(&w->fixed);
+		n = w->fixed.len;
+	}
+	if (n > 0xffff) {
+		n = 0xffff;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;	/* not in the middle of a character */
+		w->st.lossy++;
+	}
+	ehd__nt_put_le(b, n, 2);
+	ehd__buf_put(b, s, n);
+}
+
+static void put_cstring(struct ehd__ntw *w, const char *s)
+{
+	put_short_string(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* Hold a made-up event of type @idx, payload from @at, @ev's context. */
+static int hold_made(struct ehd__ntw *w, const struct ehd_event *ev,
+		     long idx, size_t at)
+{
+	struct ehd_event e = *ev;
+
+	e.context &= ~EHD_CTX_CALLCHAIN;
+	e.activity_id = e.related_id = NULL;
+	if (w->payloads.err)
+		return -ENOMEM;
+	return hold_event(w, &e, (uint32_t)idx, at);
+}
+
+static bool is_hex(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return n && !s[n] && n <= 2 * 64;
+}
+
+/* The ProcessMappingMetadata id of a build id, written the first time. */
+static int mapping_metadata(struct ehd__ntw *w, const struct ehd_event *ev,
+			    const char *build_id, uint64_t *meta_id)
+{
+	size_t len = strlen(build_id), pos = 0, at;
+	uint64_t h = ehd__hash_bytes(build_id, len, 0x6d);
+	uint32_t v;
+	long idx;
+	int err;
+
+	while (ehd__table_next(&w->build_ids, h, &pos, &v))
+		if (!strcmp(w->build_id_keys.p + v + 8, build_id)) {
+			*meta_id = ehd__load_uint((const uint8_t *)
+						  w->build_id_keys.p + v, 8, 0);
+			return 0;
+		}
+	idx = usys_type(w, U_MAPPING_METADATA);
+	if (idx < 0)
+		return (int)idx;
+	*meta_id = ++w->nbuild_ids;
+	v = (uint32_t)w->build_id_keys.len;
+	ehd__nt_put_le(&w->build_id_keys, *meta_id, 8);
+	ehd__buf_put(&w->build_id_keys, build_id, len + 1);
+	at = w->payloads.len;
+	ehd__nt_put_var(&w->payloads, *meta_id);
+	w->scratch.len = 0;
+	ehd__buf_printf(&w->scratch, "{\"type\":\"ELF\",\"build_id\":\"%s\"}",
+			build_id);
+	put_short_string(w, w->scratch.p, w->scratch.len);
+	put_cstring(w, "");
+	if (w->build_id_keys.err || w->scratch.err)
+		return -ENOMEM;
+	err = hold_made(w, ev, idx, at);
+	return err ? err : ehd__table_add(&w->build_ids, h, v);
+}
+
+/* The mapping id of the kernel in @ev's process, announced the first time. */
+static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
+			  uint64_t *id)
+{
+	size_t pos = 0, at;
+	uint32_t v;
+	long idx;
+	int err;
+
+	*id = KERNEL_MAPPING + ev->pid;
+	if (ehd__table_next(&w->kernel_maps, ev->pid, &pos, &v))
+		return 0;
+	idx = usys_type(w, U_MAPPING);
+	if (idx < 0)
+		return (int)idx;
+	at = w->payloads.len;
+	ehd__nt_put_var(&w->payloads, *id);
+	ehd__nt_put_var(&w->payloads, KERNEL_START);
+	ehd__nt_put_var(&w->payloads, UINT64_MAX);
+	ehd__nt_put_var(&w->payloads, 0);
+	put_cstring(w, EHD__KERNEL_MODULE);
+	ehd__nt_put_var(&w->payloads, 0);
+	err = hold_made(w, ev, idx, at);
+	return err ? err : ehd__table_add(&w->kernel_maps, ev->pid, 1);
+}
+
+/* A ProcessSymbol event for each function of @ev's stack not yet named. */
+static int symbols(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	int n, i, err = 0;
+
+	/* Every frame is named (the stack itself may be cut, not this). */
+	if (ev->callchain_count > w->frames_cap) {
+		struct ehd_frame *p = realloc(w->frames, ev->callchain_count *
+							 sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		w->frames = p;
+		w->frames_cap = ev->callchain_count;
+	}
+	n = ehd_event_frames(ev, w->frames, w->frames_cap);
+	for (i = 0; i < n && !err; i++) {
+		const struct ehd_frame *f = &w->frames[i];
+		uint64_t key[2] = { f->mapping_id, f->symbol_start }, h;
+		size_t pos = 0, at;
+		bool seen = false;
+		uint32_t v;
+		long idx;
+
+		if (!f->symbol)
+			continue;
+		if (f->kind == EHD_FRAME_KERNEL) {
+			err = kernel_mapping(w, ev, &key[0]);
+			if (err)
+				return err;
+		}
+		if (!key[0])
+			continue;
+		h = ehd__hash_bytes(key, sizeof(key), 0x73);
+		while (!seen && ehd__table_next(&w->symbols, h, &pos, &v))
+			seen = !memcmp(w->symbol_keys.p + v, key, sizeof(key));
+		if (seen)
+			continue;
+		idx = usys_type(w, U_SYMBOL);
+		if (idx < 0)
+			return (int)idx;
+		v = (uint32_t)w->symbol_keys.len;
+		ehd__buf_put(&w->symbol_keys, key, sizeof(key));
+		at = w->payloads.len;
+		ehd__nt_put_var(&w->payloads, ++w->nsymbols);
+		ehd__nt_put_var(&w->payloads, key[0]);
+		ehd__nt_put_var(&w->payloads, f->symbol_start);
+		ehd__nt_put_var(&w->payloads, f->symbol_end);
+		put_cstring(w, f->symbol);
+		err = w->symbol_keys.err ? -ENOMEM : hold_made(w, ev, idx, at);
+		if (!err)
+			err = ehd__table_add(&w->symbols, h, v);
+	}
+	return n < 0 ? n : err;
+}
+
+/* A sample (Universal.Events) or system event (Universal.System). */
+static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
+{
+	const struct ehd_system *sy = ev->system;
+	uint64_t meta_id = 0;
+	size_t at;
+	long idx;
+	int err = 0;
+
+	if (ev->kind == EHD_EVENT_SAMPLE) {
+		idx = sample_type(w, ev);
+		if (idx < 0)
+			return (int)idx;
+		at = w->payloads.len;
+		ehd__nt_put_var(&w->payloads, ev->value);
+		return w->payloads.err ? -ENOMEM :
+					 hold_event(w, ev, (uint32_t)idx, at);
+	}
+	if (!sy || sy->kind < EHD_SYSTEM_EXISTING_PROCESS ||
+	    sy->kind > EHD_SYSTEM_MAPPING)
+		return -EINVAL;
+	if (sy->kind == EHD_SYSTEM_MAPPING && sy->build_id &&
+	    is_hex(sy->build_id))
+		err = mapping_metadata(w, ev, sy->build_id, &meta_id);
+	/* EHD_SYSTEM_* are the event ids. */
+	idx = err ? err : usys_type(w, (unsigned int)sy->kind);
+	if (idx < 0)
+		return (int)idx;
+	at = w->payloads.len;
+	switch (sy->kind) {
+	case EHD_SYSTEM_EXISTING_PROCESS:
+	case EHD_SYSTEM_PROCESS_CREATE:
+		ehd__nt_put_var(&w->payloads, sy->pid);
+		put_cstring(w, sy->name);
+		put_cstring(w, "");
+		break;
+	case EHD_SYSTEM_MAPPING:
+		ehd__nt_put_var(&w->payloads, sy->mapping_id);
+		ehd__nt_put_var(&w->payloads, sy->start);
+		ehd__nt_put_var(&w->payloads, sy->end);
+		ehd__nt_put_var(&w->payloads, sy->file_offset);
+		put_cstring(w, sy->file_name);
+		ehd__nt_put_var(&w->payloads, meta_id);
+		break;
+	}
+	return hold_made(w, ev, idx, at);
+}
+
+/* Write the window once it holds enough. */
+static int window_check(struct ehd__ntw *w)
+{
+	int err = 0;
+
+	if (w->payloads.len >= WINDOW_BYTES ||
+	    w->rows.len >= TABLE_BYTES_MAX ||
+	    w->thread_rows.len >= TABLE_BYTES_MAX ||
+	    w->stack_data.len >= TABLE_BYTES_MAX)
+		err = flush_window(w);
+	if (!err && w->payloads.err)
+		err = -ENOMEM;
+	return err;
+}
+
+/*
+ * EventHeader event @ev as the tracepoint record it is, in @classic: named
+ * as its tracepoint ("user_events:MyProvider_L4K1"), as are all the
+ * records of one tracepoint format (one type).
+ */
+static const struct ehd_event *as_record(const struct ehd_event *ev,
+					 struct ehd_event *classic)
+{
+	const struct tep_event *tp = ev->tep_event;
+
+	*classic = *ev;
+	classic->kind = tp ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+	if (tp && tp->system && tp->name) {
+		classic->provider = tp->system;
+		classic->provider_len = strlen(tp->system);
+		classic->name = tp->name;
+		classic->name_len = strlen(tp->name);
+	}
+	if (ev->record) {
+		classic->data = ev->record;
+		classic->size = ev->record_size;
+	}
+	return classic;
+}
+
+/*
+ * Why EventHeader event @ev cannot be typed: the enumerator's reason,
+ * found by walking its fields (it refuses them as the map did).
+ */
+static const char *refusal(const struct ehd_event *ev, struct ehd_enum *en,
+			   uint64_t *where)
+{
+	const char *why;
+
+	*where = 0;
+	if (!ehd_event_fields(ev, en, 0))
+		while (ehd_enum_next(en) > 0)
+			;
+	why = ehd_enum_error(en, where);
+	return why ? why : "field declarations nettrace cannot hold";
+}
+
+int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		   struct ehd_enum *en, const char **why, uint64_t *where)
+{
+	struct ehd__ntm_result res;
+	struct ehd_event classic;
+	size_t payload = 0, at;
+	long idx = -1;
+	int err, damage = 0;
+
+	if (w->err)
+		return w->err;
+	/*
+	 * Events whose fields come from their input's own metadata (nettrace,
+	 * Heph: a fields callback, whatever kind they are shown as) have no
+	 * EventHeader or record bytes to map.
+	 */
+	if (ev->internal && ev->internal->fields)
+		return -ENOTSUP;
+	/*
+	 * The functions of its stack, named before it (ProcessSymbol): once
+	 * per process and stack in a window, the frames are looked up again
+	 * only for a stack not seen (a 64-bit hash: a collision, left to
+	 * chance, would leave a new stack's functions unnamed).
+	 */
+	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
+	    ev->internal && ev->internal->procs) {
+		uint64_t h = ehd__hash_bytes(ev->callchain,
+					     ev->callchain_count * 8, ev->pid);
+		size_t pos = 0;
+		uint32_t v;
+
+		if (!ehd__table_next(&w->named, h, &pos, &v)) {
+			err = symbols(w, ev);
+			if (!err)
+				err = ehd__table_add(&w->named, h, 0);
+			if (err)
+				return err;
+		}
+	}
+	at = w->payloads.len;
+	if (ev->kind == EHD_EVENT_SAMPLE || ev->kind == EHD_EVENT_SYSTEM) {
+		err = universal_event(w, ev);
+		return err ? err : window_check(w);
+	}
+	if (ev->kind == EHD_EVENT_EVENTHEADER) {
+		/* The reader's enumerator knows where the fields are. */
+		const struct ehd_enum *ident = ev->internal ?
+					       ev->internal->identified : NULL;
+
+		err = 0;
+		if (!ident) {
+			err = ehd_event_fields(ev, en, 0);
+			ident = en;
+		}
+		idx = err ? err : eventheader_type(w, ev, ident, &payload);
+		if (idx == -ENOMEM)
+			return -ENOMEM;
+		if (idx == -E2BIG) {
+			/* More metadata than a row holds: the record's fields. */
+			w->st.untyped++;
+			ev = as_record(ev, &classic);
+		} else if (idx < 0) {
+			/* Declarations the enumerator refuses: the same. */
+			damage = (int)idx;
+			*why = refusal(ev, en, where);
+			ev = as_record(ev, &classic);
+		} else {
+			err = ehd__ntm_convert(&w->metas[idx].map,
+					       (const uint8_t *)ev->data + payload,
+					       ev->size - payload, &w->payloads,
+					       &res);
+			if (err == -EBADMSG) {
+				/* Damaged: written as what the record is. */
+				damage = err;
+				*why = res.why;
+				*where = payload + res.where;
+				ev = as_record(ev, &classic);
+			} else if (err) {
+				if (err == -E2BIG)
+					w->st.skipped++;
+				return err;
+			} else if (res.extra) {
+				w->st.trailing++;
+			}
+		}
+	}
+	if (ev->kind != EHD_EVENT_EVENTHEADER) {
+		idx = classic_type(w, ev);
+		if (idx == -E2BIG && ev->kind == EHD_EVENT_TRACEFS)
+			w->st.untyped++;	/* a format too large: bytes */
+		else if (idx < 0)
+			return (int)idx;
+		err = idx < 0 ? (int)idx :
+		      ehd__ntm_convert(&w->metas[idx].map, ev->data, ev->size,
+				       &w->payloads, &res);
+		if (err == -EBADMSG || idx < 0) {
+			/* A record shorter than its format (or a format too
+			 * large to type): its bytes. */
+			struct ehd_event raw = *ev;
+
+			raw.kind = EHD_EVENT_RAW;
+			raw.tep_event = NULL;
+			if (!damage && idx >= 0) {
+				damage = err;
+				*why = res.why;
+				*where = res.where;
+			}
+			idx = classic_type(w, &raw);
+			if (idx < 0)
+				return (int)idx;
+			err = ehd__ntm_convert(&w->metas[idx].map, raw.data,
+					       raw.size, &w->payloads, &res);
+		}
+		if (err) {
+			if (err == -E2BIG)
+				w->st.skipped++;
+			return err;
+		}
+	}
+	w->st.lossy += res.lossy;
+	err = hold_event(w, ev, (uint32_t)idx, at);
+	if (!err)
+		err = window_check(w);
+	return err ? err : damage;
+}
+
+int ehd__ntw_close(struct ehd__ntw *w)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	w->closing = true;
+	make_window(w);
+	ehd__nt_put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
+	err = patch_counts(w);
+	return err ? err : write_out(w);
+}
+
+void ehd__ntw_add_lost(struct ehd__ntw *w, uint64_t n)
+{
+	w->st.lost += n;
+}
+
+void ehd__ntw_stats(const struct ehd__ntw *w, struct ehd_writer_stats *st)
+{
+	*st = w->st;
+}

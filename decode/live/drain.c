@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drain.c - the thread that empties a live session's rings (see drain.h)
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <linux/perf_event.h>
+
+#include "live/drain.h"
+#include "formats/perf/perf-file.h"
+#include "live/spool.h"
+
+/* Round ends written on empty passes after data (see pass()). */
+#define EMPTY_ROUNDS 2
+/* How long to wait for the consumer when the spool is full. */
+#define ROOM_WAIT_MS 10
+
+struct ehd__drain {
+	struct ehd__drain_cfg cfg;
+	pthread_t thread;
+	bool running;
+	int wake_fd;
+	struct pollfd *pfds;	/* the rings, then wake_fd */
+	uint64_t *heads;	/* by ring, in a pass */
+	struct iovec *iov;	/* 2 per ring, the side records, the round */
+
+	pthread_mutex_t lock;	/* guards side */
+	struct ehd_buf side;	/* records for the next pass */
+	struct ehd_buf taken;	/* the side records of this pass */
+	int stop;		/* atomic: do a last pass and end */
+	int empty_rounds;
+	struct ehd__drain_stats st;	/* atomic counts */
+};
+
+/* ---- sinks ---- */
+
+static int write_fd(struct ehd__sink *k, const struct iovec *iov, int n)
+{
+	struct iovec v[64];
+	ssize_t w;
+	int i, m;
+
+	while (n > 0) {
+		m = n < (int)(sizeof(v) / sizeof(v[0])) ? n :
+		    (int)(sizeof(v) / sizeof(v[0]));
+		memcpy(v, iov, (size_t)m * sizeof(*v));
+		i = 0;
+		while (i < m) {
+			w = writev(k->fd, v + i, m - i);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return k->err = -errno;
+			if (!w)
+				return k->err = -EIO;
+			k->bytes += (uint64_t)w;
+			/* A short write: go on where it stopped. */
+			while (i < m && (size_t)w >= v[i].iov_len)
+				w -= (ssize_t)v[i++].iov_len;
+			if (i < m) {
+				v[i].iov_base = (char *)v[i].iov_base + w;
+				v[i].iov_len -= (size_t)w;
+			}
+		}
+		iov += m;
+		n -= m;
+	}
+	return 0;
+}
+
+int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n)
+{
+	size_t total = 0;
+	int i, err;
+
+	if (k->err)
+		return k->err;
+	if (!k->spool)
+		return write_fd(k, iov, n);
+	for (i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	err = ehd__spool_put(k->spool, iov, n);
+	if (err && err != -ENOSPC)
+		return k->err = err;
+	if (!err)
+		k->bytes += total;
+	return err;
+}
+
+int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n)
+{
+	struct iovec v = { (void *)p, n };
+	int err = ehd__sink_writev(k, &v, 1);
+
+	if (!err && k->spool)
+		ehd__spool_commit(k->spool);
+	return err;
+}
+
+/* ---- the thread ---- */
+
+static void count(uint64_t *c, uint64_t n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+}
+
+/*
+ * One pass: the side records, then what each ring holds, then a round
+ * end; into a file with one writev(), into the spool piece by piece (a
+ * ring whose data finds no room keeps it for the next pass). Return: ring
+ * bytes taken, -ENOSPC when some were left for lack of room, or the
+ * sink's failure.
+ */
+static long long pass(struct ehd__drain *d)
+{
+	static const struct perf_event_header round = {
+		.type = EHD__PERF_RECORD_FINISHED_ROUND,
+		.size = sizeof(round),
+	};
+	const struct ehd__drain_cfg *c = &d->cfg;
+	struct ehd__sink *k = c->sink;
+	uint64_t mask = c->size - 1, got = 0;
+	struct ehd_buf t;
+	size_t i;
+	int n = 0, first, err;
+	bool full = false;
+
+	/*
+	 * The heads and the side records at once (see ehd__drain_lock()):
+	 * a sample in what is taken comes after its event's description.
+	 */
+	pthread_mutex_lock(&d->lock);
+	for (i = 0; i < c->nrings; i++) {
+		struct perf_event_mmap_page *m = c->rings[i].base;
+
+		d->heads[i] = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	}
+	if (d->side.len && !d->taken.len) {
+		t = d->taken;
+		d->taken = d->side;
+		d->side = t;
+	} else if (d->side.len) {
+		/* Behind those a full spool kept back. */
+		ehd__buf_put(&d->taken, d->side.p, d->side.len);
+	}
+	d->side.len = 0;
+	pthread_mutex_unlock(&d->lock);
+	if (d->taken.err)
+		return k->err = -ENOMEM;
+	if (d->taken.len) {
+		d->iov[n++] = (struct iovec){ d->taken.p, d->taken.len };
+		if (k->spool) {
+			err = ehd__sink_writev(k, d->iov, n);
+			if (err)
+				return err;	/* ENOSPC: the rings wait too */
+			d->taken.len = 0;
+			n = 0;
+		}
+	}
+	for (i = 0; i < c->nrings; i++) {
+		struct perf_event_mmap_page *m = c->rings[i].base;
+		uint64_t tail = m->data_tail, head = d->heads[i];
+		size_t at = (size_t)(tail & mask), len = (size_t)(head - tail);
+
+		if (!len)
+			continue;
+		first = n;
+		if (at + len <= c->size) {
+			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
+		} else {
+			d->iov[n++] = (struct iovec){ c->rings[i].data + at,
+						      c->size - at };
+			d->iov[n++] = (struct iovec){ c->rings[i].data,
+						      len - (c->size - at) };
+		}
+		if (k->spool) {
+			err = ehd__sink_writev(k, d->iov + first, n - first);
+			n = first;
+			if (err == -ENOSPC) {
+				full = true;
+				d->heads[i] = tail;	/* left for the next */
+				continue;
+			}
+			if (err)
+				return err;
+		}
+		got += len;
+	}
+	/*
+	 * Rounds let a reader sort: what came before the previous round's
+	 * end is complete. Two empty rounds after data let it give out the
+	 * last of them; more would be noise.
+	 */
+	if (got)
+		d->empty_rounds = 0;
+	if (got || d->empty_rounds < EMPTY_ROUNDS) {
+		if (!got)
+			d->empty_rounds++;
+		d->iov[n++] = (struct iovec){ (void *)&round, sizeof(round) };
+	}
+	if (n) {
+		err = ehd__sink_writev(k, d->iov, n);
+		if (err && (err != -ENOSPC || !k->spool))
+			return err;
+	}
+	d->taken.len = 0;
+	for (i = 0; i < c->nrings; i++) {
+		struct perf_event_mmap_page *m = c->rings[i].base;
+
+		if (d->heads[i] != m->data_tail)
+			__atomic_store_n(&m->data_tail, d->heads[i],
+					 __ATOMIC_RELEASE);
+	}
+	if (k->spool)
+		ehd__spool_commit(k->spool);
+	if (full)
+		count(&d->st.full, 1);
+	if (got) {
+		count(&d->st.passes, 1);
+		count(&d->st.bytes, got);
+	}
+	return full ? -ENOSPC : (long long)got;
+}
+
+static void *run(void *arg)
+{
+	struct ehd__drain *d = arg;
+	const struct ehd__drain_cfg *c = &d->cfg;
+	uint64_t v;
+	long long r;
+	size_t i;
+
+	for (;;) {
+		bool last = __atomic_load_n(&d->stop, __ATOMIC_ACQUIRE);
+
+		r = c->sink->err ? c->sink->err : pass(d);
+		if (last)
+			break;
+		if (r == -ENOSPC && c->sink->spool) {
+			ehd__spool_wait_room(c->sink->spool, ROOM_WAIT_MS);
+			continue;
+		}
+		for (i = 0; i <= c->nrings; i++)
+			d->pfds[i].revents = 0;
+		/* A failed sink takes nothing more: wait for the stop. */
+		if (poll(c->sink->err ? d->pfds + c->nrings : d->pfds,
+			 c->sink->err ? 1 : c->nrings + 1,
+			 c->sink->err ? -1 : c->timeout_ms) < 0 &&
+		    errno != EINTR)
+			break;
+		if (d->pfds[c->nrings].revents &&
+		    read(d->wake_fd, &v, sizeof(v)) < 0)
+			(void)0;	/* reset: nothing else to do */
+	}
+	return NULL;
+}
+
+int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg)
+{
+	struct ehd__drain *d = calloc(1, sizeof(*d));
+	sigset_t all, old;
+	size_t i;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	d->cfg = *cfg;
+	d->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	d->pfds = calloc(cfg->nrings + 1, sizeof(*d->pfds));
+	d->heads = calloc(cfg->nrings, sizeof(*d->heads));
+	d->iov = calloc(2 * cfg->nrings + 2, sizeof(*d->iov));
+	pthread_mutex_init(&d->lock, NULL);
+	if (d->wake_fd < 0 || !d->pfds || !d->heads || !d->iov) {
+		err = d->wake_fd < 0 ? -errno : -ENOMEM;
+		ehd__drain_free(d);
+		return err;
+	}
+	for (i = 0; i < cfg->nrings; i++) {
+		d->pfds[i].fd = cfg->rings[i].fd;
+		d->pfds[i].events = POLLIN;
+	}
+	d->pfds[cfg->nrings].fd = d->wake_fd;
+	d->pfds[cfg->nrings].events = POLLIN;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = -pthread_create(&d->thread, NULL, run, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		ehd__drain_free(d);
+		return err;
+	}
+	d->running = true;
+	*dp = d;
+	return 0;
+}
+
+void ehd__drain_lock(struct ehd__drain *d)
+{
+	pthread_mutex_lock(&d->lock);
+}
+
+void ehd__drain_unlock(struct ehd__drain *d)
+{
+	pthread_mutex_unlock(&d->lock);
+}
+
+int ehd__drain_side_locked(struct ehd__drain *d, const void *p, size_t n)
+{
+	ehd__buf_put(&d->side, p, n);
+	return d->side.err;
+}
+
+void ehd__drain_wake(struct ehd__drain *d)
+{
+	uint64_t one = 1;
+
+	if (write(d->wake_fd, &one, sizeof(one)) < 0)
+		(void)0;	/* the counter is full: it wakes anyway */
+}
+
+int ehd__drain_stop(struct ehd__drain *d)
+{
+	if (d->running) {
+		/* The consumer may be the caller: the last pass cannot wait. */
+		if (d->cfg.sink->spool)
+			ehd__spool_unbound(d->cfg.sink->spool);
+		__atomic_store_n(&d->stop, 1, __ATOMIC_RELEASE);
+		ehd__drain_wake(d);
+		pthread_join(d->thread, NULL);
+		d->running = false;
+	}
+	/* Side records handed over after the last pass go out now. */
+	if (!d->cfg.sink->err && (d->taken.len || d->side.len)) {
+		ehd__sink_put(d->cfg.sink, d->taken.p, d->taken.len);
+		ehd__sink_put(d->cfg.sink, d->side.p, d->side.len);
+		d->taken.len = d->side.len = 0;
+	}
+	return d->cfg.sink->err;
+}
+
+void ehd__drain_stats(struct ehd__drain *d, struct ehd__drain_stats *st)
+{
+	st->passes = __atomic_load_n(&d->st.passes, __ATOMIC_RELAXED);
+	st->bytes = __atomic_load_n(&d->st.bytes, __ATOMIC_RELAXED);
+	st->full = __atomic_load_n(&d->st.full, __ATOMIC_RELAXED);
+}
+
+void ehd__drain_free(struct ehd__drain *d)
+{
+	if (!d)
+		return;
+	ehd__drain_stop(d);
+	if (d->wake_fd >= 0)
+		close(d->wake_fd);
+	free(d->pfds);
+	free(d->heads);
+	free(d->iov);
+	ehd__buf_free(&d->side);
+	ehd__buf_free(&d->taken);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}

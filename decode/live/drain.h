@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * drain.h - the thread that empties a live session's rings (libehdecode,
+ * private)
+ *
+ * It does nothing else: it waits until a ring is a quarter full (the
+ * kernel's wake-up) or a timeout, copies what every ring holds as it is
+ * (whole records, never parsed) to a sink, gives the space back to the
+ * kernel (data_tail) and ends the pass with a FINISHED_ROUND record. A
+ * sink is either a spool (spool.h), read by a consumer in another thread,
+ * or a file descriptor, written with one writev() per pass straight from
+ * the rings, as perf record does.
+ *
+ * Records that describe the session (attrs, formats) are handed over with
+ * ehd__drain_side_locked() and go out at the start of the next pass,
+ * before any ring data taken in it (see ehd__drain_lock()).
+ *
+ *	ehd__drain_start(&d, &cfg);
+ *	... ehd__drain_lock(d); (open, connect); ehd__drain_side_locked(d,
+ *	    bytes, n); ehd__drain_unlock(d) ...
+ *	(disable the events)
+ *	ehd__drain_stop(d);		one last pass, then the thread ends
+ *	ehd__sink_put(d->sink, ...)	the caller's now
+ *	ehd__drain_free(d);
+ */
+#ifndef EHD_DRAIN_H
+#define EHD_DRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "core/ehd-buf.h"
+
+struct ehd__spool;
+
+/*
+ * struct ehd__sink - where drained bytes go
+ * @spool: the spool, or NULL
+ * @fd: without a spool, the descriptor written to
+ * @bytes: bytes written so far
+ * @err: the first failure (a negative errno), after which nothing is
+ *	written
+ */
+struct ehd__sink {
+	struct ehd__spool *spool;
+	int fd;
+	uint64_t bytes;
+	int err;
+};
+
+/**
+ * ehd__sink_writev() - write @iov whole: to the file, or into the spool
+ * (uncommitted; see ehd__spool_commit())
+ * @k: the sink
+ * @iov: the pieces
+ * @n: how many
+ *
+ * Return: 0, -ENOSPC when the spool has no room (nothing written), or
+ * the sink's failure.
+ */
+int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n);
+
+/* ehd__sink_put() - ehd__sink_writev() of one piece, committed. */
+int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);
+
+/* A ring as the drain thread sees it. */
+struct ehd__drain_ring {
+	int fd;			/* the perf event that owns the mapping */
+	void *base;		/* control page */
+	uint8_t *data;		/* data pages */
+};
+
+/*
+ * struct ehd__drain_cfg - what ehd__drain_start() needs
+ * @rings: the rings (kept by the caller while the thread runs)
+ * @nrings: how many
+ * @size: bytes of each ring's data, a power of two
+ * @sink: where to (the thread's until ehd__drain_stop())
+ * @timeout_ms: the longest wait for a wake-up between passes
+ */
+struct ehd__drain_cfg {
+	const struct ehd__drain_ring *rings;
+	size_t nrings;
+	size_t size;
+	struct ehd__sink *sink;
+	int timeout_ms;
+};
+
+/*
+ * struct ehd__drain_stats - what the thread did
+ * @passes: passes over the rings that found data
+ * @bytes: ring bytes copied out
+ * @full: passes where the spool had no room for a ring's data (left
+ *	in the ring for the next)
+ */
+struct ehd__drain_stats {
+	uint64_t passes;
+	uint64_t bytes;
+	uint64_t full;
+};
+
+struct ehd__drain;
+
+/**
+ * ehd__drain_start() - start the thread
+ * @dp: gets it
+ * @cfg: the rings and the sink
+ *
+ * The thread blocks every signal, so that they go to the others (and a
+ * write to a closed pipe fails with EPIPE instead of killing).
+ *
+ * Return: 0, -ENOMEM, or the error of pthread_create() or eventfd().
+ */
+int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg);
+
+/**
+ * ehd__drain_lock() - keep the thread from starting a pass
+ * @d: the thread
+ *
+ * A pass reads the rings' heads and takes the side records under this
+ * lock: give a new event its ring (PERF_EVENT_IOC_SET_OUTPUT) and hand
+ * over its description while holding it, and no pass can take one of its
+ * samples without the description.
+ */
+void ehd__drain_lock(struct ehd__drain *d);
+void ehd__drain_unlock(struct ehd__drain *d);
+
+/**
+ * ehd__drain_side_locked() - records to write before the next pass's ring
+ * data (with the lock held)
+ * @d: the thread
+ * @p: the records
+ * @n: their bytes
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ehd__drain_side_locked(struct ehd__drain *d, const void *p, size_t n);
+
+/**
+ * ehd__drain_wake() - make the thread do a pass now
+ * @d: the thread
+ */
+void ehd__drain_wake(struct ehd__drain *d);
+
+/**
+ * ehd__drain_stop() - one last pass over the rings, then end the thread
+ * @d: the thread
+ *
+ * Disable the events first: the last pass takes what the rings hold then,
+ * once, and does not wait for them to empty.
+ *
+ * Return: the sink's failure, or 0.
+ */
+int ehd__drain_stop(struct ehd__drain *d);
+
+void ehd__drain_stats(struct ehd__drain *d, struct ehd__drain_stats *st);
+
+/* ehd__drain_free() - stop if running; free. */
+void ehd__drain_free(struct ehd__drain *d);
+
+#endif /* EHD_DRAIN_H */

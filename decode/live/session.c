@@ -1,0 +1,1576 @@
+// SPDX-License-Identifier: MIT
+/*
+ * session.c - live collection: tracepoint specs, tracefs lookups through
+ * libtracefs, EventHeader pre-registration, perf_event_open() on every
+ * CPU into one ring per CPU, and the rings read into a perf.data stream
+ * in pipe mode (see ehdecode/session.h)
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+
+#include <tracefs.h>
+
+#include <eventheader/eh-uapi.h>
+#include <eventheader/eventheader.h>
+
+#include <ehdecode/session.h>
+
+#include "live/drain.h"
+#include "core/ehd-buf.h"
+#include "formats/perf/perf-stream.h"
+#include "live/session-int.h"
+#include "live/spool.h"
+
+#define RESCAN_NS (100 * 1000000ull)	/* how often to look for tracepoints */
+#define BUFFER_MAX (1024u * 1024u * 1024u)
+#define DRAIN_TIMEOUT_MS 100	/* longest wait between passes */
+#define PERF_HEADER_SIZE 104	/* a normal-mode perf.data header */
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+
+enum spec_kind {
+	SPEC_TRACEPOINT,	/* system:event, exactly */
+	SPEC_PROVIDER,		/* every user_events:<provider>_L*K* */
+};
+
+struct spec {
+	enum spec_kind kind;
+	char *system;
+	char *event;		/* SPEC_PROVIDER: the provider name */
+	bool callchain;		/* "/stacks": its samples carry stacks */
+};
+
+/* A tracepoint being collected: one perf event per ring. */
+struct tp {
+	char *system;
+	char *event;
+	char *name;		/* "system:event" */
+	uint64_t config;	/* its tracefs id */
+	bool eventheader;	/* user_events with an EventHeader name */
+	bool callchain;		/* its samples carry call chains */
+	int *fds;
+	uint64_t *ids;
+};
+
+/* The ring of one CPU; its own event is the dummy that gives COMM etc. */
+struct ring {
+	int cpu;
+	int fd;
+	void *base;		/* the mapping: control page, then data */
+	uint8_t *data;
+	uint64_t id;		/* the dummy event's sample id */
+	uint64_t prev;		/* circular: data_head at the last snapshot */
+};
+
+enum state { NEW, STARTED, STOPPED };
+
+struct ehd_session {
+	unsigned int flags;
+	enum state state;
+	struct spec *specs;
+	size_t nspecs;
+	bool has_provider;
+	struct tp **tps;
+	size_t ntps;
+	unsigned int hz;	/* CPU sampling frequency, 0 for none */
+	bool off_cpu;		/* sched_switch with stacks */
+	bool maps;		/* mappings: MMAP2 records, /proc maps */
+	int *clock_fds;		/* cpu-clock events by ring */
+	uint64_t *clock_ids;
+	struct ring *rings;
+	size_t nrings;
+	uint64_t *lost;		/* by ring */
+	uint32_t *cpus;		/* by ring */
+	size_t size;		/* ring data bytes, a power of two pages */
+	size_t page;
+	char *filter;
+	char **cmdline;
+	int clockid;
+	bool format_lost;	/* PERF_FORMAT_LOST works */
+	bool mapped;		/* every ring is open and mapped */
+
+	int reg_fd;		/* user_events_data, for pre-registration */
+	uint32_t **enable;	/* one enable word per registration */
+	size_t nenable;
+
+	struct ehd_buf out;	/* records to go out (descriptions, snapshots) */
+	uint64_t last_scan;
+
+	/* where the stream goes: a spool read by the caller, or a file */
+	int out_fd;		/* -1: the spool */
+	bool normal;		/* out_fd is a normal-mode perf.data */
+	struct ehd_buf meta;	/* normal mode: descriptions, for the end */
+	size_t spool_mem;
+	uint64_t spool_disk;
+	char *spool_dir;
+	struct ehd__spool *spool;
+	struct ehd__sink sink;
+	struct ehd__drain_ring *drain_rings;
+	struct ehd__drain *drain;
+	bool ended;		/* the spool gave its last byte */
+
+	char err[512];
+};
+
+static int fail(struct ehd_session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct ehd_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static uint64_t now_ns(int clockid)
+{
+	struct timespec ts;
+
+	clock_gettime(clockid, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int sink_fail(struct ehd_session *s);
+
+/* ---- names and specs ----------------------------------------------------- */
+
+static bool all_hex(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return false;
+	return n > 0;
+}
+
+/* "L<hex>K<hex>" with an optional "G<alnum>", and nothing after. */
+static bool eh_suffix(const char *p)
+{
+	size_t n;
+
+	if (*p++ != 'L')
+		return false;
+	n = strspn(p, "0123456789abcdefABCDEF");
+	if (!all_hex(p, n) || p[n] != 'K')
+		return false;
+	p += n + 1;
+	n = strspn(p, "0123456789abcdefABCDEF");
+	if (!n)
+		return false;
+	p += n;
+	if (!*p)
+		return true;
+	if (*p++ != 'G' || !*p)
+		return false;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p))
+			return false;
+	return true;
+}
+
+bool ehd__session_eh_name(const char *name, size_t *provider_len)
+{
+	const char *p = name + strlen(name);
+
+	/* The provider may hold "_L" itself: try every one from the end. */
+	while (p > name) {
+		p--;
+		if (p - 1 > name && p[-1] == '_' && eh_suffix(p)) {
+			if (provider_len)
+				*provider_len = (size_t)(p - 1 - name);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool name_chars(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)p[i]) && p[i] != '_')
+			return false;
+	return n > 0;
+}
+
+/* ehd_session_add() for @spec without its "/stacks". */
+static int add_spec(struct ehd_session *s, const char *spec, bool callchain)
+{
+	const char *colon = strchr(spec, ':');
+	struct spec *v, sp = { 0 };
+	size_t i;
+
+	sp.callchain = callchain;
+	if (colon) {
+		if (!name_chars(spec, (size_t)(colon - spec)) ||
+		    !*(colon + 1) || strchr(colon + 1, ':') ||
+		    strpbrk(colon + 1, " \t/"))
+			return fail(s, -EINVAL,
+				    "bad tracepoint '%s': want system:event", spec);
+		sp.kind = SPEC_TRACEPOINT;
+		sp.system = strndup(spec, (size_t)(colon - spec));
+		sp.event = strdup(colon + 1);
+	} else if (ehd__session_eh_name(spec, NULL)) {
+		sp.kind = SPEC_TRACEPOINT;
+		sp.system = strdup("user_events");
+		sp.event = strdup(spec);
+	} else {
+		if (!name_chars(spec, strlen(spec)))
+			return fail(s, -EINVAL,
+				    "bad spec '%s': want a provider (letters, digits, _), Provider_L<level>K<keyword>[G<group>] or system:event",
+				    spec);
+		sp.kind = SPEC_PROVIDER;
+		sp.system = strdup("user_events");
+		sp.event = strdup(spec);
+		s->has_provider = true;
+	}
+	/* The same spec twice is one, with stacks if either asks. */
+	for (i = 0; sp.system && sp.event && i < s->nspecs; i++)
+		if (s->specs[i].kind == sp.kind &&
+		    !strcmp(s->specs[i].system, sp.system) &&
+		    !strcmp(s->specs[i].event, sp.event)) {
+			s->specs[i].callchain |= sp.callchain;
+			free(sp.system);
+			free(sp.event);
+			return 0;
+		}
+	v = realloc(s->specs, (s->nspecs + 1) * sizeof(*v));
+	if (!sp.system || !sp.event || !v) {
+		free(sp.system);
+		free(sp.event);
+		if (v)
+			s->specs = v;
+		return fail(s, -ENOMEM, "out of memory");
+	}
+	s->specs = v;
+	s->specs[s->nspecs++] = sp;
+	return 0;
+}
+
+EHD_API int ehd_session_add(struct ehd_session *s, const char *spec)
+{
+	const char *slash = strchr(spec, '/');
+	char *copy;
+	int err;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (!slash)
+		return add_spec(s, spec, false);
+	if (strcmp(slash, "/stacks"))
+		return fail(s, -EINVAL,
+			    "bad spec '%s': the only suffix is /stacks", spec);
+	copy = strndup(spec, (size_t)(slash - spec));
+	if (!copy)
+		return fail(s, -ENOMEM, "out of memory");
+	err = add_spec(s, copy, true);
+	free(copy);
+	return err;
+}
+
+EHD_API int ehd_session_set_cpu_sampling(struct ehd_session *s,
+					 unsigned int hz)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (hz > EHD_SESSION_HZ_MAX)
+		return fail(s, -EINVAL, "sampling frequency %u Hz: want 1 to %u",
+			    hz, EHD_SESSION_HZ_MAX);
+	s->hz = hz;
+	return 0;
+}
+
+EHD_API int ehd_session_set_off_cpu(struct ehd_session *s, bool on)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	s->off_cpu = on;
+	return 0;
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+EHD_API struct ehd_session *ehd_session_new(unsigned int flags)
+{
+	struct ehd_session *s;
+
+	if (flags & ~(EHD_SESSION_CIRCULAR | EHD_SESSION_CALLCHAIN |
+		      EHD_SESSION_CLOCK_RAW)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->flags = flags;
+	s->reg_fd = -1;
+	s->out_fd = -1;
+	s->spool_mem = EHD_SESSION_SPOOL_DEFAULT;
+	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->size = EHD_SESSION_BUFFER_DEFAULT;
+	s->clockid = flags & EHD_SESSION_CLOCK_RAW ? CLOCK_MONOTONIC_RAW :
+						      CLOCK_MONOTONIC;
+	return s;
+}
+
+EHD_API int ehd_session_set_filter(struct ehd_session *s, const char *expr)
+{
+	char *f = NULL;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (expr && !(f = strdup(expr)))
+		return fail(s, -ENOMEM, "out of memory");
+	free(s->filter);
+	s->filter = f;
+	return 0;
+}
+
+EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes)
+{
+	size_t size = 2 * s->page;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (!bytes || bytes > BUFFER_MAX)
+		return fail(s, -EINVAL, "buffer size %zu: want 1 byte to 1 GiB",
+			    bytes);
+	while (size < bytes)
+		size *= 2;
+	s->size = size;
+	return 0;
+}
+
+EHD_API int ehd_session_set_output(struct ehd_session *s, int fd)
+{
+	struct stat st;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (fd < 0)
+		return fail(s, -EBADF, "bad file descriptor");
+	if (fstat(fd, &st))
+		return fail(s, -errno, "output: %s", strerror(errno));
+	s->out_fd = fd;
+	s->normal = S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0;
+	return 0;
+}
+
+EHD_API int ehd_session_set_spool(struct ehd_session *s, size_t memory,
+				  uint64_t disk, const char *dir)
+{
+	char *d = NULL;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (!memory)
+		return fail(s, -EINVAL, "spool memory of 0 bytes");
+	if (disk && dir && !(d = strdup(dir)))
+		return fail(s, -ENOMEM, "out of memory");
+	free(s->spool_dir);
+	s->spool_dir = d;
+	s->spool_mem = memory;
+	s->spool_disk = d ? disk : 0;
+	return 0;
+}
+
+EHD_API int ehd_session_set_cmdline(struct ehd_session *s,
+				    const char *const *argv)
+{
+	size_t n = 0, i;
+	char **v;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	while (argv[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return fail(s, -ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		if (!(v[i] = strdup(argv[i])))
+			break;
+	if (i < n) {
+		while (i)
+			free(v[--i]);
+		free(v);
+		return fail(s, -ENOMEM, "out of memory");
+	}
+	if (s->cmdline)
+		for (i = 0; s->cmdline[i]; i++)
+			free(s->cmdline[i]);
+	free(s->cmdline);
+	s->cmdline = v;
+	return 0;
+}
+
+static void free_tp(struct tp *t, size_t nrings)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; t->fds && i < nrings; i++)
+		if (t->fds[i] >= 0)
+			close(t->fds[i]);
+	free(t->fds);
+	free(t->ids);
+	free(t->system);
+	free(t->event);
+	free(t->name);
+	free(t);
+}
+
+EHD_API void ehd_session_free(struct ehd_session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	if (s->state == STARTED)
+		ehd_session_stop(s);
+	ehd__drain_free(s->drain);
+	ehd__spool_free(s->spool);
+	free(s->drain_rings);
+	free(s->spool_dir);
+	ehd__buf_free(&s->meta);
+	for (i = 0; i < s->ntps; i++)
+		free_tp(s->tps[i], s->nrings);
+	free(s->tps);
+	for (i = 0; s->clock_fds && i < s->nrings; i++)
+		if (s->clock_fds[i] >= 0)
+			close(s->clock_fds[i]);
+	free(s->clock_fds);
+	free(s->clock_ids);
+	for (i = 0; i < s->nrings; i++) {
+		if (s->rings[i].base)
+			munmap(s->rings[i].base, s->page + s->size);
+		if (s->rings[i].fd >= 0)
+			close(s->rings[i].fd);
+	}
+	free(s->rings);
+	free(s->lost);
+	free(s->cpus);
+	if (s->reg_fd >= 0)
+		close(s->reg_fd);	/* drops the registrations */
+	for (i = 0; i < s->nenable; i++)
+		free(s->enable[i]);
+	free(s->enable);
+	for (i = 0; i < s->nspecs; i++) {
+		free(s->specs[i].system);
+		free(s->specs[i].event);
+	}
+	free(s->specs);
+	if (s->cmdline)
+		for (i = 0; s->cmdline[i]; i++)
+			free(s->cmdline[i]);
+	free(s->cmdline);
+	free(s->filter);
+	ehd__buf_free(&s->out);
+	free(s);
+}
+
+/* ---- tracefs ------------------------------------------------------------- */
+
+/* Is tracefs there and readable? 0, or the failure with what to do. */
+static int check_tracefs(struct ehd_session *s)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4200];
+
+	if (!dir)
+		return fail(s, -ENOENT,
+			    "no tracefs: it is not mounted (as root: mount -t tracefs nodev /sys/kernel/tracing)");
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (access(path, R_OK | X_OK))
+		return fail(s, errno == ENOENT ? -ENOENT : -EACCES,
+			    "cannot read %s: %s (run as root, or give this user access to tracefs and perf: see docs/live-collection.md)",
+			    path, strerror(errno));
+	return 0;
+}
+
+/* The tracefs id of system:event: 0, -ENOENT, or another failure. */
+static int tracepoint_id(struct ehd_session *s, const char *system,
+			 const char *event, uint64_t *id)
+{
+	char *text, *end;
+	int size = 0;
+
+	text = tracefs_event_file_read(NULL, system, event, "id", &size);
+	if (!text) {
+		int e = errno ? errno : ENOENT;
+
+		if (e == ENOENT)
+			return -ENOENT;
+		return fail(s, -e, "cannot read the id of %s:%s: %s", system,
+			    event, strerror(e));
+	}
+	errno = 0;
+	*id = strtoull(text, &end, 10);
+	if (errno || end == text) {
+		free(text);
+		return fail(s, -EBADMSG, "%s:%s has a bad id file", system,
+			    event);
+	}
+	free(text);
+	return 0;
+}
+
+/* Register an EventHeader tracepoint and hold it while the session lives. */
+static int pre_register(struct ehd_session *s, const char *name)
+{
+	char command[EH_COMMAND_MAX + 64];
+	struct eh__user_reg reg;
+	uint32_t **v, *word;
+
+	if (s->reg_fd < 0) {
+		char path[4200];
+
+		snprintf(path, sizeof(path), "%s/user_events_data",
+			 tracefs_tracing_dir());
+		s->reg_fd = open(path, O_RDWR | O_CLOEXEC);
+		if (s->reg_fd < 0) {
+			int e = errno;
+
+			if (e == ENOENT)
+				return fail(s, -ENOENT,
+					    "%s does not exist: this kernel has no user_events (CONFIG_USER_EVENTS, Linux 6.4 or later)",
+					    path);
+			return fail(s, -e, "cannot open %s to register %s: %s",
+				    path, name, strerror(e));
+		}
+	}
+	if ((size_t)snprintf(command, sizeof(command), "%s %s", name,
+			     EH_COMMAND_TYPES) >= sizeof(command))
+		return fail(s, -EINVAL, "tracepoint name too long: %s", name);
+	v = realloc(s->enable, (s->nenable + 1) * sizeof(*v));
+	if (!v)
+		return fail(s, -ENOMEM, "out of memory");
+	s->enable = v;
+	word = calloc(1, sizeof(*word));
+	if (!word)
+		return fail(s, -ENOMEM, "out of memory");
+	memset(&reg, 0, sizeof(reg));
+	reg.size = sizeof(reg);
+	reg.enable_size = sizeof(*word);
+	reg.enable_addr = (uint64_t)(uintptr_t)word;
+	reg.name_args = (uint64_t)(uintptr_t)command;
+	if (ioctl(s->reg_fd, EH__DIAG_IOCSREG, &reg) < 0) {
+		int e = errno;
+
+		free(word);
+		return fail(s, -e, "cannot register user_events:%s: %s", name,
+			    e == EADDRINUSE ?
+			    "it exists with other fields (not an EventHeader tracepoint)" :
+			    strerror(e));
+	}
+	s->enable[s->nenable++] = word;
+	return 0;
+}
+
+/* ---- perf ---------------------------------------------------------------- */
+
+static int perf_open(struct perf_event_attr *a, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, a, -1, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+static void base_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->sample_period = 1;
+	a->sample_type = SAMPLE_TYPE;
+	a->read_format = PERF_FORMAT_ID |
+			 (s->format_lost ? PERF_FORMAT_LOST : 0);
+	a->disabled = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = s->clockid;
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(s->size / 4);
+	a->write_backward = !!(s->flags & EHD_SESSION_CIRCULAR);
+}
+
+static void dummy_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	base_attr(s, a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	if (s->maps) {
+		/* executable mappings, with file names (MMAP2) */
+		a->mmap = 1;
+		a->mmap2 = 1;
+	}
+}
+
+/* CPU sampling: the cpu-clock software event at @hz, with stacks. */
+static void clock_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	base_attr(s, a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->freq = 1;
+	a->sample_freq = s->hz;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN |
+			  PERF_SAMPLE_PERIOD;
+}
+
+static void tp_attr(const struct ehd_session *s, const struct tp *t,
+		    struct perf_event_attr *a)
+{
+	base_attr(s, a);
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->config = t->config;
+	/*
+	 * Enabled from the start: opening the event is what makes a program
+	 * see its tracepoint enabled, and writing follows at once. The event
+	 * is given its ring (and filter) right after it is opened.
+	 */
+	a->disabled = 0;
+	a->sample_type |= PERF_SAMPLE_RAW;
+	if ((s->flags & EHD_SESSION_CALLCHAIN) || t->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+}
+
+/* Why perf_event_open() failed, and what to do about it. */
+static int perf_fail(struct ehd_session *s, int e, const char *what)
+{
+	char paranoid[16] = "?";
+	FILE *fp;
+
+	if (e != EACCES && e != EPERM)
+		return fail(s, -e, "perf_event_open %s: %s", what, strerror(e));
+	fp = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (fp) {
+		if (!fgets(paranoid, sizeof(paranoid), fp))
+			strcpy(paranoid, "?");
+		paranoid[strcspn(paranoid, "\n")] = 0;
+		fclose(fp);
+	}
+	return fail(s, -e,
+		    "perf_event_open %s: %s: tracepoints on every CPU need root or CAP_PERFMON, or kernel.perf_event_paranoid = -1 (it is %s)",
+		    what, strerror(e), paranoid);
+}
+
+/* Open the rings: one dummy event per online CPU, mapped. */
+static int open_rings(struct ehd_session *s)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct perf_event_attr a;
+	int cpu;
+
+	if (ncpu < 1)
+		ncpu = 1;
+	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
+	s->lost = calloc((size_t)ncpu, sizeof(*s->lost));
+	s->cpus = calloc((size_t)ncpu, sizeof(*s->cpus));
+	s->drain_rings = calloc((size_t)ncpu, sizeof(*s->drain_rings));
+	if (!s->rings || !s->lost || !s->cpus || !s->drain_rings)
+		return fail(s, -ENOMEM, "out of memory");
+	s->format_lost = true;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		struct ring *rg = &s->rings[s->nrings];
+		int prot = PROT_READ;
+		int fd;
+
+		dummy_attr(s, &a);
+		fd = perf_open(&a, cpu);
+		if (fd < 0 && errno == EINVAL && s->format_lost) {
+			/* Before Linux 6.0: no PERF_FORMAT_LOST. */
+			s->format_lost = false;
+			dummy_attr(s, &a);
+			fd = perf_open(&a, cpu);
+		}
+		if (fd < 0 && (errno == ENODEV || errno == ENOENT))
+			continue;	/* offline */
+		if (fd < 0)
+			return perf_fail(s, errno, "(dummy event for the ring)");
+		rg->cpu = cpu;
+		rg->fd = fd;
+		if (!(s->flags & EHD_SESSION_CIRCULAR))
+			prot |= PROT_WRITE;
+		rg->base = mmap(NULL, s->page + s->size, prot, MAP_SHARED, fd,
+				0);
+		if (rg->base == MAP_FAILED) {
+			int e = errno;
+
+			rg->base = NULL;
+			s->nrings++;
+			return fail(s, -e,
+				    "cannot map a %zu KiB ring for CPU %d: %s%s",
+				    s->size / 1024, cpu, strerror(e),
+				    e == EPERM || e == ENOMEM ?
+				    " (use a smaller buffer size, or raise kernel.perf_event_mlock_kb)" :
+				    "");
+		}
+		rg->data = (uint8_t *)rg->base + s->page;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &rg->id))
+			return fail(s, -errno, "PERF_EVENT_IOC_ID: %s",
+				    strerror(errno));
+		s->cpus[s->nrings] = (uint32_t)cpu;
+		s->drain_rings[s->nrings] = (struct ehd__drain_ring){
+			fd, rg->base, rg->data };
+		s->nrings++;
+	}
+	if (!s->nrings)
+		return fail(s, -ENODEV, "no CPU is online");
+	s->mapped = true;
+	return 0;
+}
+
+/* Open @t on every ring, its samples going to the CPU's ring. */
+static int open_tp(struct ehd_session *s, struct tp *t)
+{
+	struct perf_event_attr a;
+	size_t i;
+
+	t->fds = malloc(s->nrings * sizeof(*t->fds));
+	t->ids = calloc(s->nrings, sizeof(*t->ids));
+	if (!t->fds || !t->ids)
+		return fail(s, -ENOMEM, "out of memory");
+	for (i = 0; i < s->nrings; i++)
+		t->fds[i] = -1;
+	tp_attr(s, t, &a);
+	for (i = 0; i < s->nrings; i++) {
+		int fd = perf_open(&a, s->rings[i].cpu);
+		char what[300];
+
+		if (fd < 0) {
+			snprintf(what, sizeof(what), "%s:%s", t->system,
+				 t->event);
+			return perf_fail(s, errno, what);
+		}
+		t->fds[i] = fd;
+		if (t->eventheader && s->filter &&
+		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, s->filter))
+			return fail(s, -EINVAL,
+				    "the kernel refused the filter '%s' on %s:%s: %s (fields: eventheader_flags, version, id, tag, opcode, level)",
+				    s->filter, t->system, t->event,
+				    strerror(errno));
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &t->ids[i]))
+			return fail(s, -errno, "%s:%s: cannot share the ring: %s",
+				    t->system, t->event, strerror(errno));
+	}
+	return 0;
+}
+
+static bool have_tp(const struct ehd_session *s, const char *system,
+		    const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntps; i++)
+		if (!strcmp(s->tps[i]->system, system) &&
+		    !strcmp(s->tps[i]->event, event))
+			return true;
+	return false;
+}
+
+/* Add system:event (it exists: @config is its id), opened. */
+static int add_tp(struct ehd_session *s, const char *system, const char *event,
+		  uint64_t config, bool callchain, struct tp **tpp)
+{
+	struct tp **v, *t = calloc(1, sizeof(*t));
+	size_t plen;
+	int err;
+
+	if (!t)
+		return fail(s, -ENOMEM, "out of memory");
+	t->system = strdup(system);
+	t->event = strdup(event);
+	if (asprintf(&t->name, "%s:%s", system, event) < 0)
+		t->name = NULL;
+	t->config = config;
+	t->callchain = callchain;
+	t->eventheader = !strcmp(system, "user_events") &&
+			 ehd__session_eh_name(event, &plen);
+	v = realloc(s->tps, (s->ntps + 1) * sizeof(*v));
+	if (!t->system || !t->event || !t->name || !v) {
+		if (v)
+			s->tps = v;
+		free_tp(t, 0);
+		return fail(s, -ENOMEM, "out of memory");
+	}
+	s->tps = v;
+	s->tps[s->ntps++] = t;
+	err = open_tp(s, t);
+	*tpp = t;
+	return err;
+}
+
+/* Records describing @t: its attr and name. */
+static void describe_tp(struct ehd_session *s, const struct tp *t,
+			struct ehd_buf *b)
+{
+	struct perf_event_attr a;
+
+	tp_attr(s, t, &a);
+	ehd__ps_attr(b, &a, t->ids, s->nrings);
+	ehd__ps_event_name(b, t->ids[0], t->name);
+}
+
+/* A tracing data record with the formats of every tracepoint so far. */
+static int describe_formats(struct ehd_session *s, struct ehd_buf *b)
+{
+	struct ehd__ps_tracepoint *v;
+	char why[400];
+	size_t i;
+	int err;
+
+	v = calloc(s->ntps ? s->ntps : 1, sizeof(*v));
+	if (!v)
+		return fail(s, -ENOMEM, "out of memory");
+	for (i = 0; i < s->ntps; i++) {
+		v[i].system = s->tps[i]->system;
+		v[i].event = s->tps[i]->event;
+	}
+	why[0] = 0;
+	err = ehd__ps_tracing_data(b, v, s->ntps, why, sizeof(why));
+	free(v);
+	if (err)
+		return fail(s, err, "%s", why);
+	return 0;
+}
+
+/*
+ * Descriptions made while running (in s->out) go where they belong: with
+ * a normal-mode file, to the end; through the drain thread, before the
+ * ring data of its next pass (the caller holds its lock: see
+ * scan_providers()); in a circular session, into the stream now, before
+ * the next snapshot.
+ */
+static int emit_descriptions(struct ehd_session *s)
+{
+	int err = 0;
+
+	if (s->out.err)
+		err = -ENOMEM;
+	else if (s->normal)
+		ehd__buf_put(&s->meta, s->out.p, s->out.len);
+	else if (s->drain)
+		err = ehd__drain_side_locked(s->drain, s->out.p, s->out.len);
+	else
+		err = ehd__sink_put(&s->sink, s->out.p, s->out.len);
+	s->out.len = 0;
+	if (!err && s->meta.err)
+		err = -ENOMEM;
+	return err ? fail(s, err, "cannot describe new tracepoints: %s",
+			  strerror(-err)) : 0;
+}
+
+/* The provider spec user_events:@event belongs to, or NULL. */
+static const struct spec *provider_wants(const struct ehd_session *s,
+					 const char *event)
+{
+	size_t plen, i;
+
+	if (!ehd__session_eh_name(event, &plen))
+		return NULL;
+	for (i = 0; i < s->nspecs; i++)
+		if (s->specs[i].kind == SPEC_PROVIDER &&
+		    strlen(s->specs[i].event) == plen &&
+		    !memcmp(s->specs[i].event, event, plen))
+			return &s->specs[i];
+	return NULL;
+}
+
+/*
+ * Add the user_events tracepoints of provider specs not collected yet.
+ * Once started, they are described in the stream before any of their
+ * samples: the drain thread's lock is held from before the first is
+ * given its ring until the descriptions are handed over, so that a pass
+ * that takes one of their samples also takes the descriptions first.
+ */
+static int scan_providers(struct ehd_session *s)
+{
+	char **list = tracefs_system_events(NULL, "user_events");
+	size_t first = s->ntps, i;
+	bool locked = false;
+	int err = 0;
+
+	s->last_scan = now_ns(CLOCK_MONOTONIC);
+	if (!list)
+		return 0;	/* no user_events yet */
+	for (i = 0; list[i] && !err; i++) {
+		const struct spec *sp = provider_wants(s, list[i]);
+		uint64_t id;
+		struct tp *t;
+
+		if (!sp || have_tp(s, "user_events", list[i]))
+			continue;
+		err = tracepoint_id(s, "user_events", list[i], &id);
+		if (err == -ENOENT) {
+			err = 0;	/* gone again */
+			continue;
+		}
+		if (!err && s->drain && !s->normal && !locked) {
+			ehd__drain_lock(s->drain);
+			locked = true;
+		}
+		if (!err)
+			err = add_tp(s, "user_events", list[i], id,
+				     sp->callchain, &t);
+	}
+	tracefs_list_free(list);
+	if (!err && s->state == STARTED && first < s->ntps) {
+		for (i = first; i < s->ntps; i++)
+			describe_tp(s, s->tps[i], &s->out);
+		err = describe_formats(s, &s->out);
+		if (!err)
+			err = emit_descriptions(s);
+	}
+	if (locked)
+		ehd__drain_unlock(s->drain);
+	return err;
+}
+
+/* The tracepoints of exact specs, registered first where needed. */
+static int add_exact(struct ehd_session *s, const struct spec *sp)
+{
+	const struct spec *prov = !strcmp(sp->system, "user_events") ?
+				  provider_wants(s, sp->event) : NULL;
+	uint64_t id;
+	struct tp *t;
+	size_t plen;
+	int err;
+
+	if (have_tp(s, sp->system, sp->event))
+		return 0;
+	err = tracepoint_id(s, sp->system, sp->event, &id);
+	if (err == -ENOENT && !strcmp(sp->system, "user_events") &&
+	    ehd__session_eh_name(sp->event, &plen)) {
+		err = pre_register(s, sp->event);
+		if (err)
+			return err;
+		err = tracepoint_id(s, sp->system, sp->event, &id);
+	}
+	if (err == -ENOENT)
+		return fail(s, -ENOENT, "no tracepoint %s:%s in %s/events",
+			    sp->system, sp->event, tracefs_tracing_dir());
+	if (err)
+		return err;
+	/* Its provider's spec may ask for stacks too: it finds it added. */
+	return add_tp(s, sp->system, sp->event, id,
+		      sp->callchain || (prov && prov->callchain), &t);
+}
+
+static bool is_sched_switch(const char *system, const char *event)
+{
+	return !strcmp(system, "sched") && !strcmp(event, "sched_switch");
+}
+
+/*
+ * Before the start: what the options imply. --off-cpu is sched_switch
+ * with the stack of the thread that leaves the CPU; stacks need the
+ * mappings to be of use.
+ */
+static void plan_system(struct ehd_session *s)
+{
+	size_t i;
+
+	s->maps = s->hz || s->off_cpu || (s->flags & EHD_SESSION_CALLCHAIN);
+	for (i = 0; i < s->nspecs; i++) {
+		if (s->off_cpu && s->specs[i].kind == SPEC_TRACEPOINT &&
+		    is_sched_switch(s->specs[i].system, s->specs[i].event))
+			s->specs[i].callchain = true;
+		if (s->specs[i].callchain)
+			s->maps = true;
+	}
+}
+
+static int add_off_cpu(struct ehd_session *s)
+{
+	struct spec sp = { .kind = SPEC_TRACEPOINT, .system = (char *)"sched",
+			   .event = (char *)"sched_switch", .callchain = true };
+
+	return add_exact(s, &sp);
+}
+
+/* CPU sampling: a cpu-clock event on every ring, enabled with the rings. */
+static int open_clock(struct ehd_session *s)
+{
+	struct perf_event_attr a;
+	size_t i;
+
+	s->clock_fds = malloc(s->nrings * sizeof(*s->clock_fds));
+	s->clock_ids = calloc(s->nrings, sizeof(*s->clock_ids));
+	if (!s->clock_fds || !s->clock_ids)
+		return fail(s, -ENOMEM, "out of memory");
+	for (i = 0; i < s->nrings; i++)
+		s->clock_fds[i] = -1;
+	clock_attr(s, &a);
+	for (i = 0; i < s->nrings; i++) {
+		int fd = perf_open(&a, s->rings[i].cpu);
+
+		if (fd < 0)
+			return perf_fail(s, errno, "cpu-clock (CPU sampling)");
+		s->clock_fds[i] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &s->clock_ids[i]))
+			return fail(s, -errno, "cpu-clock: cannot share the ring: %s",
+				    strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * The stream's first records: machine, events, formats (in s->meta for a
+ * normal-mode file, at its end), then the threads and mappings there are.
+ */
+static int describe_session(struct ehd_session *s)
+{
+	struct ehd_buf *d = s->normal ? &s->meta : &s->out;
+	struct ehd__ps_machine m = { 0 };
+	struct ehd__ps_sample_id sid;
+	struct perf_event_attr a;
+	uint64_t *ids;
+	uint64_t w0, c, w1;
+	size_t i;
+	int err;
+
+	if (!s->normal)
+		ehd__ps_pipe_header(&s->out);
+	w0 = now_ns(CLOCK_REALTIME);
+	c = now_ns(s->clockid);
+	w1 = now_ns(CLOCK_REALTIME);
+	m.cmdline = (const char *const *)s->cmdline;
+	m.clockid = s->clockid;
+	m.clock_ns = c;
+	m.wall_ns = w0 + (w1 - w0) / 2;
+	m.version = "libehdecode " PACKAGE_VERSION;
+	ehd__ps_features(d, &m);
+
+	ids = calloc(s->nrings, sizeof(*ids));
+	if (!ids)
+		return fail(s, -ENOMEM, "out of memory");
+	for (i = 0; i < s->nrings; i++)
+		ids[i] = s->rings[i].id;
+	dummy_attr(s, &a);
+	ehd__ps_attr(d, &a, ids, s->nrings);
+	free(ids);
+	ehd__ps_event_name(d, s->rings[0].id, "dummy:u");
+	if (s->clock_ids) {
+		clock_attr(s, &a);
+		ehd__ps_attr(d, &a, s->clock_ids, s->nrings);
+		ehd__ps_event_name(d, s->clock_ids[0], "cpu-clock");
+	}
+	for (i = 0; i < s->ntps; i++)
+		describe_tp(s, s->tps[i], d);
+	err = describe_formats(s, d);
+	if (err)
+		return err;
+	sid.sample_type = SAMPLE_TYPE;
+	sid.id = s->rings[0].id;
+	sid.time = now_ns(s->clockid);
+	ehd__ps_threads(&s->out, &sid, s->maps);
+	ehd__ps_finished_round(&s->out);
+	return 0;
+}
+
+/* The records made in s->out, into the stream. */
+static int put_out(struct ehd_session *s)
+{
+	if (s->out.err)
+		return fail(s, -ENOMEM, "out of memory");
+	if (ehd__sink_put(&s->sink, s->out.p, s->out.len))
+		return sink_fail(s);
+	s->out.len = 0;
+	return 0;
+}
+
+/*
+ * Where the stream goes: the spool (at least a pass over full rings in
+ * memory; a circular session's snapshots are read by the thread that
+ * takes them, so it has no bound), or the file, which gets the records
+ * made so far. A normal-mode file starts with room for its header.
+ */
+static int open_sink(struct ehd_session *s)
+{
+	static const uint8_t zero[PERF_HEADER_SIZE];
+	size_t mem = s->spool_mem;
+	int err;
+
+	s->sink.fd = s->out_fd;
+	if (s->out_fd < 0) {
+		if (mem < s->nrings * s->size)
+			mem = s->nrings * s->size;
+		err = ehd__spool_new(&s->spool, mem, s->spool_disk,
+				     s->spool_dir);
+		if (err)
+			return fail(s, err, "cannot make the spool: %s",
+				    strerror(-err));
+		if (s->flags & EHD_SESSION_CIRCULAR)
+			ehd__spool_unbound(s->spool);
+		s->sink.spool = s->spool;
+	}
+	if (s->normal && ehd__sink_put(&s->sink, zero, sizeof(zero)))
+		return sink_fail(s);
+	return put_out(s);
+}
+
+EHD_API int ehd_session_start(struct ehd_session *s)
+{
+	struct ehd__drain_cfg dc;
+	size_t i;
+	int err;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started already");
+	if (!s->nspecs && !s->hz && !s->off_cpu)
+		return fail(s, -EINVAL, "no tracepoints to collect");
+	plan_system(s);
+	err = check_tracefs(s);
+	if (err)
+		return err;
+	err = open_rings(s);
+	for (i = 0; i < s->nspecs && !err; i++)
+		if (s->specs[i].kind == SPEC_TRACEPOINT)
+			err = add_exact(s, &s->specs[i]);
+	if (!err && s->off_cpu)
+		err = add_off_cpu(s);
+	if (!err && s->has_provider)
+		err = scan_providers(s);
+	if (!err && s->hz)
+		err = open_clock(s);
+	if (!err)
+		err = describe_session(s);
+	if (!err && (s->out.err || s->meta.err))
+		err = fail(s, -ENOMEM, "out of memory");
+	if (!err)
+		err = open_sink(s);
+	for (i = 0; i < s->nrings && !err; i++)
+		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0) ||
+		    (s->clock_fds &&
+		     ioctl(s->clock_fds[i], PERF_EVENT_IOC_ENABLE, 0)))
+			err = fail(s, -errno, "cannot enable: %s",
+				   strerror(errno));
+	if (!err && !(s->flags & EHD_SESSION_CIRCULAR)) {
+		dc.rings = s->drain_rings;
+		dc.nrings = s->nrings;
+		dc.size = s->size;
+		dc.sink = &s->sink;
+		dc.timeout_ms = DRAIN_TIMEOUT_MS;
+		err = ehd__drain_start(&s->drain, &dc);
+		if (err)
+			err = fail(s, err, "cannot start the drain thread: %s",
+				   strerror(-err));
+	}
+	s->state = STARTED;	/* so that free() stops what was enabled */
+	if (err) {
+		ehd_session_stop(s);
+		return err;
+	}
+	return 0;
+}
+
+/* The sink's failure, said. */
+static int sink_fail(struct ehd_session *s)
+{
+	int err = s->sink.err ? s->sink.err : -EIO;
+
+	if (s->out_fd >= 0)
+		return fail(s, err, "writing the output: %s", strerror(-err));
+	return fail(s, err, "spool: %s", strerror(-err));
+}
+
+/* ---- circular sessions: snapshots ------------------------------------------ */
+
+/* Copy @n bytes at ring position @pos (any u64; wraps) to @dst. */
+static void ring_copy(const struct ehd_session *s, const struct ring *rg,
+		      uint64_t pos, void *dst, size_t n)
+{
+	size_t at = (size_t)(pos & (s->size - 1));
+	size_t first = s->size - at < n ? s->size - at : n;
+
+	memcpy(dst, rg->data + at, first);
+	memcpy((uint8_t *)dst + first, rg->data, n - first);
+}
+
+/*
+ * Backward (circular) ring: the records from head up to the previous
+ * snapshot's head, or as many whole ones as the ring holds, newest first;
+ * appended to s->out oldest first.
+ */
+static void snapshot_ring(struct ehd_session *s, size_t ring)
+{
+	struct ring *rg = &s->rings[ring];
+	struct perf_event_mmap_page *meta = rg->base;
+	uint64_t head, pos, end, *offs = NULL;
+	size_t n = 0, cap = 0;
+
+	ioctl(rg->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	end = rg->prev;
+	for (pos = head; pos != end;) {
+		struct perf_event_header h;
+
+		ring_copy(s, rg, pos, &h, sizeof(h));
+		if (h.size < sizeof(h) || pos - head + h.size > s->size)
+			break;	/* unwritten space, or the oldest is cut */
+		if (n == cap) {
+			uint64_t *v;
+
+			cap = cap ? 2 * cap : 256;
+			v = realloc(offs, cap * sizeof(*v));
+			if (!v) {
+				s->out.err = -ENOMEM;
+				break;
+			}
+			offs = v;
+		}
+		offs[n++] = pos;
+		pos += h.size;
+	}
+	while (n--) {
+		struct perf_event_header h;
+
+		ring_copy(s, rg, offs[n], &h, sizeof(h));
+		if (!ehd__buf_reserve(&s->out, h.size)) {
+			ring_copy(s, rg, offs[n], s->out.p + s->out.len,
+				  h.size);
+			s->out.len += h.size;
+		}
+	}
+	free(offs);
+	rg->prev = head;
+	ioctl(rg->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+}
+
+/* Every ring's newest records, and a round end, into the stream. */
+static int snapshot(struct ehd_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrings; i++)
+		snapshot_ring(s, i);
+	ehd__ps_finished_round(&s->out);
+	return put_out(s);
+}
+
+EHD_API int ehd_session_snapshot(struct ehd_session *s)
+{
+	if (!(s->flags & EHD_SESSION_CIRCULAR))
+		return fail(s, -EINVAL, "not a circular session");
+	if (s->state != STARTED)
+		return fail(s, -EINVAL, "the session is not running");
+	return snapshot(s);
+}
+
+/* ---- the caller's side ------------------------------------------------------ */
+
+/* Look for new tracepoints of provider specs when it is time. */
+static int rescan(struct ehd_session *s)
+{
+	if (s->state == STARTED && s->has_provider &&
+	    now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS)
+		return scan_providers(s);
+	return 0;
+}
+
+EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
+{
+	struct pollfd p;
+	int n, wait, err;
+
+	if (s->state == NEW)
+		return fail(s, -EINVAL, "the session is not running");
+	if (s->sink.err)
+		return sink_fail(s);
+	err = rescan(s);
+	if (err)
+		return err;
+	if (s->spool && ehd__spool_pending(s->spool))
+		return 1;
+	if (s->state == STOPPED)
+		return s->spool && !s->ended ? 1 :
+		       fail(s, -EINVAL, "the session is not running");
+	wait = timeout_ms;
+	if (s->has_provider && (wait < 0 || wait > (int)(RESCAN_NS / 1000000)))
+		wait = (int)(RESCAN_NS / 1000000);
+	if (s->spool) {
+		p.fd = ehd__spool_fd(s->spool);
+		p.events = POLLIN;
+		n = poll(&p, 1, wait);
+	} else {
+		n = poll(NULL, 0, wait);	/* a file: the thread writes */
+	}
+	if (n < 0)
+		return errno == EINTR ? -EINTR : fail(s, -errno, "poll: %s",
+						       strerror(errno));
+	if (s->sink.err)
+		return sink_fail(s);
+	return n > 0 && s->spool;
+}
+
+/* What a read or view of the spool that gave no bytes says. */
+static int spool_result(struct ehd_session *s, int err)
+{
+	if (!err)
+		s->ended = true;
+	if (err == -EAGAIN && s->sink.err)
+		return sink_fail(s);
+	if (err < 0 && err != -EAGAIN && err != -ENODATA)
+		return fail(s, err, "spool: %s", strerror(-err));
+	return err;
+}
+
+EHD_API ssize_t ehd_session_read(struct ehd_session *s, void *buf, size_t size)
+{
+	ssize_t n;
+	int err;
+
+	if (s->state == NEW)
+		return fail(s, -EINVAL, "the session has not started");
+	if (!s->spool)
+		return fail(s, -EINVAL, "the session writes to a file");
+	/* A reader kept busy may not poll: look for tracepoints here. */
+	err = rescan(s);
+	if (err)
+		return err;
+	n = ehd__spool_read(s->spool, buf, size);
+	return n > 0 ? n : spool_result(s, (int)n);
+}
+
+int ehd__session_view(struct ehd_session *s, const void **p, size_t *n)
+{
+	int err;
+
+	if (s->state == NEW || !s->spool)
+		return fail(s, -EINVAL, "the session gives no stream");
+	err = rescan(s);
+	if (err)
+		return err;
+	err = ehd__spool_view(s->spool, p, n);
+	return err > 0 ? err : spool_result(s, err);
+}
+
+void ehd__session_release(struct ehd_session *s, uint64_t pos)
+{
+	if (s->spool)
+		ehd__spool_release(s->spool, pos);
+}
+
+/* ---- the end ------------------------------------------------------------------- */
+
+/*
+ * put_lost_samples() - a LOST_SAMPLES record for event @id on @ring saying
+ * it lost @n records in the whole session. Layout: header, lost, then
+ * sample_id (pid/tid, time, cpu, identifier).
+ */
+static void put_lost_samples(struct ehd_session *s, const struct ring *ring,
+			     uint64_t id, uint64_t n)
+{
+	uint64_t rec[6];
+
+	rec[0] = PERF_RECORD_LOST_SAMPLES | (uint64_t)sizeof(rec) << 48;
+	rec[1] = n;
+	rec[2] = 0;
+	rec[3] = now_ns(s->clockid);
+	rec[4] = (uint64_t)ring->cpu;
+	rec[5] = id;
+	ehd__buf_put(&s->out, rec, sizeof(rec));
+}
+
+/* The count and lost count of event @fd (read_format ID | LOST). */
+static bool read_counts(int fd, uint64_t *count, uint64_t *lost)
+{
+	uint64_t v[3];
+
+	if (fd < 0 || read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		return false;
+	*count = v[0];
+	*lost = v[2];
+	return true;
+}
+
+/*
+ * Each event's counts by ring: its samples lost (PERF_FORMAT_LOST) into
+ * s->lost (side-band records of the dummy event are not events), and the
+ * samples the kernel wrote of tracepoints (their count less the lost);
+ * with @records, a LOST_SAMPLES record for each event that lost any.
+ */
+static uint64_t count_events(struct ehd_session *s, bool records)
+{
+	uint64_t c, n, samples = 0;
+	size_t i, k;
+
+	if (!s->format_lost)
+		return 0;
+	for (i = 0; i < s->nrings; i++) {
+		uint64_t events = 0;
+
+		if (records && read_counts(s->rings[i].fd, &c, &n) && n)
+			put_lost_samples(s, &s->rings[i], s->rings[i].id, n);
+		if (s->clock_fds && read_counts(s->clock_fds[i], &c, &n)) {
+			if (records && n)
+				put_lost_samples(s, &s->rings[i],
+						 s->clock_ids[i], n);
+			events += n;
+		}
+		for (k = 0; k < s->ntps; k++) {
+			if (!s->tps[k]->fds ||
+			    !read_counts(s->tps[k]->fds[i], &c, &n))
+				continue;
+			if (records && n)
+				put_lost_samples(s, &s->rings[i],
+						 s->tps[k]->ids[i], n);
+			events += n;
+			samples += c > n ? c - n : 0;
+		}
+		s->lost[i] = events;
+	}
+	return samples;
+}
+
+/* A normal-mode file: features, attrs and ids after the data, the header. */
+static int finish_file(struct ehd_session *s)
+{
+	char why[300] = "";
+	off_t end = lseek(s->out_fd, 0, SEEK_CUR);
+	int err;
+
+	if (end < 0)
+		return fail(s, -errno, "output: %s", strerror(errno));
+	if (s->meta.err)
+		return fail(s, -ENOMEM, "out of memory");
+	err = ehd__perf_normal_finish(s->out_fd, s->meta.p, s->meta.len,
+				      (uint64_t)end - PERF_HEADER_SIZE, why,
+				      sizeof(why));
+	return err ? fail(s, err, "writing the output: %s", why) : 0;
+}
+
+EHD_API int ehd_session_stop(struct ehd_session *s)
+{
+	size_t i, k;
+	int err = 0;
+
+	if (s->state != STARTED)
+		return 0;
+	/* Nothing more comes: the last pass takes what is there, once. */
+	for (k = 0; k < s->ntps; k++)
+		for (i = 0; s->tps[k]->fds && i < s->nrings; i++)
+			if (s->tps[k]->fds[i] >= 0)
+				ioctl(s->tps[k]->fds[i], PERF_EVENT_IOC_DISABLE,
+				      0);
+	for (i = 0; s->clock_fds && i < s->nrings; i++)
+		if (s->clock_fds[i] >= 0)
+			ioctl(s->clock_fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (i = 0; i < s->nrings; i++)
+		if (s->rings[i].base)
+			ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	s->state = STOPPED;
+	if (s->drain) {
+		ehd__drain_stop(s->drain);
+	} else if (s->mapped && (s->spool || s->out_fd >= 0) &&
+		   (s->flags & EHD_SESSION_CIRCULAR)) {
+		err = snapshot(s);
+	}
+	if (!s->spool && s->out_fd < 0)
+		return err;	/* it failed before it had a sink */
+	/*
+	 * As perf record does: each event's whole lost count in a
+	 * LOST_SAMPLES record, including what the kernel had not reported
+	 * yet (it reports a full ring's losses with its next record, and
+	 * there is none after the stop). Readers take these totals instead
+	 * of the LOST records.
+	 */
+	s->out.len = 0;
+	if (s->mapped) {
+		count_events(s, true);
+		ehd__ps_finished_round(&s->out);
+	}
+	if (!err && s->out.err)
+		err = fail(s, -ENOMEM, "out of memory");
+	if (!err && !s->sink.err && ehd__sink_put(&s->sink, s->out.p,
+						  s->out.len))
+		err = sink_fail(s);
+	s->out.len = 0;
+	if (!err && s->sink.err)
+		err = sink_fail(s);
+	if (s->spool)
+		ehd__spool_close(s->spool, err);
+	else if (!err && s->normal)
+		err = finish_file(s);
+	return err;
+}
+
+EHD_API void ehd_session_stats(const struct ehd_session *s,
+			       struct ehd_session_stats *st)
+{
+	struct ehd_session *w = (struct ehd_session *)s;	/* counts kept */
+	struct ehd__spool_stats sp;
+	struct ehd__drain_stats ds;
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	if (s->state != NEW)
+		st->samples = count_events(w, false);
+	for (i = 0; i < s->nrings; i++)
+		st->lost += s->lost[i];
+	st->bytes = s->sink.bytes;
+	st->nr_cpus = (uint32_t)s->nrings;
+	st->tracepoints = (uint32_t)s->ntps;
+	st->registered = (uint32_t)s->nenable;
+	st->lost_per_cpu = s->lost;
+	st->cpus = s->cpus;
+	if (s->spool) {
+		ehd__spool_stats(s->spool, &sp);
+		st->spool_pending = sp.in - sp.out;
+		st->spool_peak = sp.mem_peak;
+		st->spool_disk_peak = sp.disk_peak;
+	}
+	if (s->drain) {
+		ehd__drain_stats(s->drain, &ds);
+		st->full_passes = ds.full;
+	}
+}
+
+EHD_API int ehd_session_tracepoint(const struct ehd_session *s, size_t i,
+				   const char **name, uint64_t *samples,
+				   uint64_t *lost)
+{
+	const struct tp *t;
+	uint64_t c, n;
+	size_t k;
+
+	if (i >= s->ntps)
+		return -ENOENT;
+	t = s->tps[i];
+	*name = t->name;
+	*samples = *lost = 0;
+	for (k = 0; t->fds && k < s->nrings; k++)
+		if (read_counts(t->fds[k], &c, &n)) {
+			*samples += c > n ? c - n : 0;
+			*lost += n;
+		}
+	return 0;
+}
+
+EHD_API const char *ehd_session_error(const struct ehd_session *s)
+{
+	return s->err[0] ? s->err : NULL;
+}

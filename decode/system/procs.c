@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: MIT
+/*
+ * procs.c - processes, their executable mappings and where their threads
+ * left the CPU, from perf's side-band records and sched_switch samples
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+
+#include "core/ehd-bytes.h"
+#include "core/ehd-table.h"
+#include "system/procs.h"
+#include "system/symbols.h"
+#include "system/threads.h"
+
+
+struct map {
+	uint64_t start, end, pgoff, id;
+	const char *name;	/* interned */
+};
+
+struct proc {
+	uint32_t pid;
+	bool known;		/* a system event named it */
+	struct map *maps;	/* sorted by start, not overlapping */
+	size_t n, cap;
+};
+
+/* Where a thread left the CPU. */
+struct away {
+	uint32_t tid;
+	uint64_t time;
+	uint64_t *stack;
+	size_t n, cap;
+};
+
+/* A function named by the trace itself (nettrace ProcessSymbol). */
+struct given_sym {
+	uint64_t start, end;
+	const char *name;	/* interned */
+};
+
+/* The functions the trace names in one mapping, sorted by start. */
+struct given_syms {
+	uint64_t mapping_id;
+	struct given_sym *v;
+	size_t n, cap;
+};
+
+struct ehd__procs {
+	struct ehd_table by_pid;	/* pid -> index in procs */
+	struct proc *procs;
+	size_t nprocs, procs_cap;
+	struct ehd_table by_name;	/* hash -> index in names */
+	char **names;
+	size_t nnames, names_cap;
+	struct ehd_table by_tid;	/* tid -> index in away */
+	struct away *away;
+	size_t naway, away_cap;
+	uint64_t next_id;
+	bool given;			/* mappings come from the trace */
+	struct ehd_table by_mapping;	/* mapping id -> index in gsyms */
+	struct given_syms *gsyms;
+	size_t ngsyms, gsyms_cap;
+	struct ehd__syms *syms;
+	char name[16 + 1];		/* ehd_system.name */
+	char build_id[2 * 64 + 1];	/* ehd_system.build_id */
+	int err;
+};
+
+struct ehd__procs *ehd__procs_new(void)
+{
+	struct ehd__procs *ps = calloc(1, sizeof(*ps));
+
+	if (ps && !(ps->syms = ehd__syms_new())) {
+		free(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+void ehd__procs_free(struct ehd__procs *ps)
+{
+	size_t i;
+
+	if (!ps)
+		return;
+	for (i = 0; i < ps->nprocs; i++)
+		free(ps->procs[i].maps);
+	free(ps->procs);
+	for (i = 0; i < ps->nnames; i++)
+		free(ps->names[i]);
+	free(ps->names);
+	for (i = 0; i < ps->naway; i++)
+		free(ps->away[i].stack);
+	free(ps->away);
+	for (i = 0; i < ps->ngsyms; i++)
+		free(ps->gsyms[i].v);
+	free(ps->gsyms);
+	ehd__table_free(&ps->by_mapping);
+	ehd__table_free(&ps->by_pid);
+	ehd__table_free(&ps->by_name);
+	ehd__table_free(&ps->by_tid);
+	ehd__syms_free(ps->syms);
+	free(ps);
+}
+
+int ehd__procs_error(const struct ehd__procs *ps)
+{
+	return ps->err;
+}
+
+/* Grow *@v (of *@cap elements of @size) to hold @n + 1. */
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	p = realloc(*v, c * size);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = c;
+	return true;
+}
+
+static struct proc *find_proc(const struct ehd__procs *ps, uint32_t pid)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&ps->by_pid, pid, &pos, &i))
+		if (ps->procs[i].pid == pid)
+			return &ps->procs[i];
+	return NULL;
+}
+
+static struct proc *get_proc(struct ehd__procs *ps, uint32_t pid)
+{
+	struct proc *p = find_proc(ps, pid);
+
+	if (p)
+		return p;
+	if (!grow((void **)&ps->procs, &ps->procs_cap, ps->nprocs,
+		  sizeof(*ps->procs)) ||
+	    ehd__table_add(&ps->by_pid, pid, (uint32_t)ps->nprocs)) {
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	p = &ps->procs[ps->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	return p;
+}
+
+static const char *intern(struct ehd__procs *ps, const char *s, size_t len)
+{
+	uint64_t h = ehd__hash_bytes(s, len, 0);
+	size_t pos = 0;
+	uint32_t i;
+	char *copy;
+
+	while (ehd__table_next(&ps->by_name, h, &pos, &i))
+		if (!strncmp(ps->names[i], s, len) && !ps->names[i][len])
+			return ps->names[i];
+	copy = strndup(s, len);
+	if (!copy || !grow((void **)&ps->names, &ps->names_cap, ps->nnames,
+			   sizeof(*ps->names)) ||
+	    ehd__table_add(&ps->by_name, h, (uint32_t)ps->nnames)) {
+		free(copy);
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	ps->names[ps->nnames++] = copy;
+	return copy;
+}
+
+/* Put @m in @p, cutting away what it covers of older mappings. */
+static void add_map(struct ehd__procs *ps, struct proc *p, const struct map *m)
+{
+	size_t cap = 2 * p->n + 1, i, k = 0;
+	struct map *v = malloc(cap * sizeof(*v));
+	bool placed = false;
+
+	if (!v) {
+		ps->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < p->n; i++) {
+		struct map o = p->maps[i];
+
+		if (o.end <= m->start || o.start >= m->end) {
+			if (!placed && o.start >= m->end) {
+				v[k++] = *m;
+				placed = true;
+			}
+			v[k++] = o;
+			continue;
+		}
+		if (o.start < m->start) {	/* the part before stays */
+			struct map left = o;
+
+			left.end = m->start;
+			v[k++] = left;
+		}
+		if (!placed) {
+			v[k++] = *m;
+			placed = true;
+		}
+		if (o.end > m->end) {		/* so does the part after */
+			o.pgoff += m->end - o.start;
+			o.start = m->end;
+			v[k++] = o;
+		}
+	}
+	if (!placed)
+		v[k++] = *m;
+	free(p->maps);
+	p->maps = v;
+	p->n = k;
+	p->cap = cap;
+}
+
+static const struct map *find_map(const struct proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= ip)
+			lo = mid + 1;
+		else if (p->maps[mid].start > ip)
+			hi = mid;
+		else
+			return &p->maps[mid];
+	}
+	return NULL;
+}
+
+/* The name a record's bytes give, NUL-terminated within @n. */
+static const char *rec_string(const uint8_t *p, size_t n, size_t *len)
+{
+	*len = strnlen((const char *)p, n);
+	return (const char *)p;
+}
+
+/* The build id of a mapping: the kernel's (MMAP2), else the file's. */
+static const char *build_id(struct ehd__procs *ps, uint32_t type,
+			    uint16_t misc, const uint8_t *b, const char *name)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned int i, n;
+
+	if (type == PERF_RECORD_MMAP2 && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		n = b[32] <= 20 ? b[32] : 20;
+		for (i = 0; i < n; i++) {
+			ps->build_id[2 * i] = digits[b[36 + i] >> 4];
+			ps->build_id[2 * i + 1] = digits[b[36 + i] & 15];
+		}
+		ps->build_id[2 * n] = 0;
+		return n ? ps->build_id : NULL;
+	}
+	if (name[0] != '/' || ehd__syms_build_id(ps->syms, name, ps->build_id) <= 0)
+		return NULL;
+	return ps->build_id;
+}
+
+static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
+		    const uint8_t *b, size_t n, int big, struct ehd_system *sys)
+{
+	size_t at = type == PERF_RECORD_MMAP2 ? 64 : 32, len;
+	uint32_t pid = (uint32_t)ehd__load_uint(b, 4, big);
+	struct map m;
+	struct proc *p;
+	const char *name;
+
+	if (n <= at || pid == UINT32_MAX)	/* the kernel's own */
+		return false;
+	if (type == PERF_RECORD_MMAP && (misc & PERF_RECORD_MISC_MMAP_DATA))
+		return false;
+	if (type == PERF_RECORD_MMAP2 &&
+	    !(ehd__load_uint(b + 56, 4, big) & PROT_EXEC))
+		return false;
+	m.start = ehd__load_uint(b + 8, 8, big);
+	m.end = m.start + ehd__load_uint(b + 16, 8, big);
+	m.pgoff = ehd__load_uint(b + 24, 8, big);
+	if (m.end <= m.start)
+		return false;
+	name = rec_string(b + at, n - at, &len);
+	m.name = intern(ps, name, len);
+	p = get_proc(ps, pid);
+	if (!m.name || !p)
+		return false;
+	m.id = ++ps->next_id;
+	add_map(ps, p, &m);
+	sys->kind = EHD_SYSTEM_MAPPING;
+	sys->pid = pid;
+	sys->mapping_id = m.id;
+	sys->start = m.start;
+	sys->end = m.end;
+	sys->file_offset = m.pgoff;
+	sys->file_name = m.name;
+	sys->build_id = build_id(ps, type, misc, b, m.name);
+	return true;
+}
+
+static void set_name(struct ehd__procs *ps, const char *name, size_t len)
+{
+	if (len >= sizeof(ps->name))
+		len = sizeof(ps->name) - 1;
+	memcpy(ps->name, name ? name : "", name ? len : 0);
+	ps->name[name ? len : 0] = 0;
+}
+
+bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
+		       const uint8_t *b, size_t n, int big,
+		       const struct ehd__threads *names, struct ehd_system *sys)
+{
+	uint32_t pid, tid, ppid, ptid;
+	struct proc *p, *parent;
+	const char *name;
+	size_t len;
+
+	memset(sys, 0, sizeof(*sys));
+	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
+		return mapping(ps, type, misc, b, n, big, sys);
+	if (n < 8)
+		return false;
+	pid = (uint32_t)ehd__load_uint(b, 4, big);
+	tid = (uint32_t)ehd__load_uint(b + 4, 4, big);
+	switch (type) {
+	case PERF_RECORD_COMM:
+		if (pid != tid || !(p = get_proc(ps, pid)))
+			return false;
+		if (misc & PERF_RECORD_MISC_COMM_EXEC)
+			p->n = 0;	/* a new address space */
+		else if (p->known)
+			return false;
+		p->known = true;
+		name = rec_string(b + 8, n - 8, &len);
+		sys->kind = EHD_SYSTEM_EXISTING_PROCESS;
+		break;
+	case PERF_RECORD_FORK:
+		if (n < 16)
+			return false;
+		ppid = tid;
+		tid = (uint32_t)ehd__load_uint(b + 8, 4, big);
+		ptid = (uint32_t)ehd__load_uint(b + 12, 4, big);
+		if (pid != tid || pid == ppid || !(p = get_proc(ps, pid)))
+			return false;
+		/* get_proc() may move the array: look the parent up after */
+		parent = find_proc(ps, ppid);
+		p->n = 0;
+		if (parent && parent->n) {
+			if (p->cap < parent->n) {
+				struct map *v = realloc(p->maps, parent->n *
+							sizeof(*v));
+
+				if (!v) {
+					ps->err = -ENOMEM;
+					return false;
+				}
+				p->maps = v;
+				p->cap = parent->n;
+			}
+			memcpy(p->maps, parent->maps,
+			       parent->n * sizeof(*p->maps));
+			p->n = parent->n;
+		}
+		p->known = true;
+		name = ehd__threads_name(names, ptid);
+		len = name ? strlen(name) : 0;
+		sys->kind = EHD_SYSTEM_PROCESS_CREATE;
+		break;
+	case PERF_RECORD_EXIT:
+		if (n < 16 || (uint32_t)ehd__load_uint(b + 8, 4, big) != pid)
+			return false;
+		sys->kind = EHD_SYSTEM_PROCESS_EXIT;
+		sys->pid = pid;
+		return true;
+	default:
+		return false;
+	}
+	set_name(ps, name, len);
+	sys->pid = pid;
+	sys->name = ps->name;
+	return true;
+}
+
+bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
+			   struct ehd_system *sys)
+{
+	const struct proc *p = find_proc(ps, pid);
+	const struct map *m;
+
+	if (!p || i >= p->n)
+		return false;
+	m = &p->maps[i];
+	memset(sys, 0, sizeof(*sys));
+	sys->kind = EHD_SYSTEM_MAPPING;
+	sys->pid = pid;
+	sys->mapping_id = m->id;
+	sys->start = m->start;
+	sys->end = m->end;
+	sys->file_offset = m->pgoff;
+	sys->file_name = m->name;
+	sys->build_id = build_id(ps, 0, 0, NULL, m->name);
+	return true;
+}
+
+/* ---- mappings and functions the trace names (nettrace) ------------------- */
+
+void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
+			      uint64_t start, uint64_t end, uint64_t pgoff,
+			      const char *name, size_t len)
+{
+	struct proc *p = get_proc(ps, pid);
+	struct map m = { start, end, pgoff, id, intern(ps, name, len) };
+
+	ps->given = true;
+	if (p && m.name && end > start)
+		add_map(ps, p, &m);
+}
+
+/* The functions named in mapping @id; NULL when none (and @add false). */
+static struct given_syms *given_syms(struct ehd__procs *ps, uint64_t id,
+				     bool add)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	while (ehd__table_next(&ps->by_mapping, id, &pos, &i))
+		if (ps->gsyms[i].mapping_id == id)
+			return &ps->gsyms[i];
+	if (!add)
+		return NULL;
+	if (!grow((void **)&ps->gsyms, &ps->gsyms_cap, ps->ngsyms,
+		  sizeof(*ps->gsyms)) ||
+	    ehd__table_add(&ps->by_mapping, id, (uint32_t)ps->ngsyms)) {
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	memset(&ps->gsyms[ps->ngsyms], 0, sizeof(*ps->gsyms));
+	ps->gsyms[ps->ngsyms].mapping_id = id;
+	return &ps->gsyms[ps->ngsyms++];
+}
+
+/* Where in @gs the last function starting at or before @ip is, plus one. */
+static size_t given_upper(const struct given_syms *gs, uint64_t ip)
+{
+	size_t lo = 0, hi = gs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (gs->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Kept sorted as they come (a trace names a function before the first
+ * stack that needs it: lookups and additions interleave), one list per
+ * mapping, so that an addition moves only that mapping's functions.
+ */
+void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
+			     uint64_t start, uint64_t end, const char *name,
+			     size_t len)
+{
+	struct given_syms *gs = given_syms(ps, mapping_id, true);
+	struct given_sym g = { start, end > start ? end : start + 1,
+			       intern(ps, name, len) };
+	size_t at;
+
+	if (!gs || !g.name)
+		return;
+	if (!grow((void **)&gs->v, &gs->cap, gs->n, sizeof(*gs->v))) {
+		ps->err = -ENOMEM;
+		return;
+	}
+	at = given_upper(gs, start);
+	memmove(&gs->v[at + 1], &gs->v[at], (gs->n - at) * sizeof(*gs->v));
+	gs->v[at] = g;
+	gs->n++;
+}
+
+/* The function the trace names at @ip of mapping @id, or NULL. */
+static const struct given_sym *given_symbol(struct ehd__procs *ps, uint64_t id,
+					    uint64_t ip)
+{
+	const struct given_syms *gs = given_syms(ps, id, false);
+	size_t at = gs ? given_upper(gs, ip) : 0;
+
+	if (!at || ip >= gs->v[at - 1].end)
+		return NULL;
+	return &gs->v[at - 1];
+}
+
+/* ---- stacks ---------------------------------------------------------------- */
+
+static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
+{
+	struct ehd__sym s;
+
+	f->module = EHD__KERNEL_MODULE;
+	f->offset = f->ip;
+	if (ehd__syms_kernel(ps->syms, f->ip, &s) || !s.name)
+		return;
+	f->symbol = s.name;
+	f->symbol_offset = s.offset;
+	f->symbol_start = s.start;
+	f->symbol_end = s.start + s.size;
+}
+
+static void user_frame(struct ehd__procs *ps, const struct proc *p,
+		       struct ehd_frame *f)
+{
+	const struct map *m = p ? find_map(p, f->ip) : NULL;
+	const struct given_sym *g;
+	uint64_t off;
+	struct ehd__sym s;
+
+	if (!m)
+		return;
+	f->module = m->name;
+	f->mapping_id = m->id;
+	off = m->pgoff + (f->ip - m->start);
+	f->offset = off;
+	if (ps->given) {
+		/* The kernel as a nettrace writer maps it in each process. */
+		if (!strcmp(m->name, EHD__KERNEL_MODULE)) {
+			f->kind = EHD_FRAME_KERNEL;
+			f->offset = f->ip;
+			f->mapping_id = 0;
+		}
+		g = ps->ngsyms ? given_symbol(ps, m->id, f->ip) : NULL;
+		if (g) {
+			f->symbol = g->name;
+			f->symbol_offset = f->ip - g->start;
+			f->symbol_start = g->start;
+			f->symbol_end = g->end;
+		}
+		if (g || f->kind == EHD_FRAME_KERNEL)
+			return;
+	}
+	if (m->name[0] != '/' || ehd__syms_file(ps->syms, m->name, off, &s))
+		return;
+	f->offset = s.addr;
+	if (!s.name)
+		return;
+	f->symbol = s.name;
+	f->symbol_offset = s.offset;
+	f->symbol_start = f->ip - s.offset;
+	f->symbol_end = f->symbol_start + s.size;
+}
+
+size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
+			 const uint64_t *chain, size_t count,
+			 struct ehd_frame *frames, size_t max)
+{
+	const struct proc *p = ps ? find_proc(ps, pid) : NULL;
+	bool kernel = false;
+	size_t i, k = 0;
+
+	for (i = 0; i < count && k < max; i++) {
+		struct ehd_frame *f = &frames[k];
+		uint64_t ip = chain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL ||
+				 ip == (uint64_t)PERF_CONTEXT_GUEST_KERNEL;
+			continue;
+		}
+		memset(f, 0, sizeof(*f));
+		f->ip = ip;
+		f->kind = kernel ? EHD_FRAME_KERNEL : EHD_FRAME_USER;
+		if (ps && kernel && !ps->given)
+			kernel_frame(ps, f);
+		else if (ps)
+			user_frame(ps, p, f);
+		k++;
+	}
+	return k;
+}
+
+/* ---- off-CPU -------------------------------------------------------------- */
+
+static struct away *get_away(struct ehd__procs *ps, uint32_t tid, bool add)
+{
+	size_t pos = 0;
+	uint32_t i;
+	struct away *a;
+
+	while (ehd__table_next(&ps->by_tid, tid, &pos, &i))
+		if (ps->away[i].tid == tid)
+			return &ps->away[i];
+	if (!add)
+		return NULL;
+	if (!grow((void **)&ps->away, &ps->away_cap, ps->naway,
+		  sizeof(*ps->away)) ||
+	    ehd__table_add(&ps->by_tid, tid, (uint32_t)ps->naway)) {
+		ps->err = -ENOMEM;
+		return NULL;
+	}
+	a = &ps->away[ps->naway++];
+	memset(a, 0, sizeof(*a));
+	a->tid = tid;
+	return a;
+}
+
+bool ehd__procs_switch(struct ehd__procs *ps, uint64_t time, uint32_t prev,
+		       uint32_t next, const uint64_t *chain, size_t count,
+		       uint64_t *off_ns, const uint64_t **stack,
+		       size_t *nstack)
+{
+	struct away *a;
+	bool known = false;
+
+	/* @next first: recording @prev may move the array */
+	a = next ? get_away(ps, next, false) : NULL;
+	if (a && a->time) {
+		*off_ns = time > a->time ? time - a->time : 0;
+		*stack = a->stack;
+		*nstack = a->n;
+		a->time = 0;
+		known = true;
+	}
+	if (!prev)
+		return known;	/* the idle task */
+	/* another entry: *@stack (its own allocation) stays as it is */
+	a = get_away(ps, prev, true);
+	if (!a)
+		return known;
+	if (a->cap < count) {
+		uint64_t *v = realloc(a->stack, count * sizeof(*v));
+
+		if (!v) {
+			ps->err = -ENOMEM;
+			return known;
+		}
+		a->stack = v;
+		a->cap = count;
+	}
+	if (count)
+		memcpy(a->stack, chain, count * sizeof(*chain));
+	a->n = count;
+	a->time = time;
+	return known;
+}

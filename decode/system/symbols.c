@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: MIT
+/*
+ * symbols.c - function names for the addresses of stacks, from the ELF
+ * symbol tables of files (elfutils libelf) and from /proc/kallsyms
+ *
+ * A file is read in full the first time it is asked about: its loadable
+ * segments, its symbols (.symtab, or .dynsym when there is no .symtab)
+ * sorted by address with one symbol per address, and its build id. The
+ * names are copied into one block per file, and the file is closed then,
+ * so that a process with many mapped files costs no file descriptors. A
+ * file that cannot be read is kept too, as such, and not tried again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "core/ehd-table.h"
+#include "system/symbols.h"
+
+#define BUILD_ID_MAX 64		/* bytes; what ehd__syms_build_id() takes */
+#define KERNEL_PAGE 4096ull
+
+/* A symbol: it covers start..end - 1. */
+struct sym {
+	uint64_t start;
+	uint64_t end;
+	uint64_t size;		/* as the table says; 0 = not said */
+	uint32_t name;		/* offset in the names of its table */
+	uint16_t rank;		/* the higher, the better at a shared address */
+	uint32_t order;		/* in the table: the first of equals wins */
+};
+
+struct symtab {
+	struct sym *v;
+	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
+};
+
+/* A loadable segment: file offsets off.. are addresses vaddr.. */
+struct seg {
+	uint64_t off;
+	uint64_t vaddr;
+	uint64_t filesz;
+	uint64_t memsz;
+};
+
+struct file {
+	char *path;
+	int err;		/* 0, or -ENOENT: cannot be read, not ELF */
+	struct seg *segs;
+	size_t nsegs;
+	struct symtab syms;
+	int build_id_len;	/* 0 when it has none */
+	unsigned char build_id[BUILD_ID_MAX];
+};
+
+struct ehd__syms {
+	struct ehd_table by_path;	/* hash of the path -> index in files */
+	struct file *files;
+	size_t n, cap;
+	bool kernel_read;
+	int kernel_err;			/* -ENOENT: no usable kallsyms */
+	struct symtab kernel;
+};
+
+/* Whether an open() that failed with @e may work later. */
+static bool transient(int e)
+{
+	return e == EMFILE || e == ENFILE || e == ENOMEM || e == EINTR;
+}
+
+/* ---- sorted symbol tables ---- */
+
+static void symtab_free(struct symtab *t)
+{
+	free(t->v);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Add symbol @name (@len bytes, no NUL needed); 0 or -ENOMEM. */
+static int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
+		      const char *name, size_t len, unsigned int rank)
+{
+	struct sym *s;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+
+		if (cap > UINT32_MAX)
+			return -ENOMEM;
+		s = realloc(t->v, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		t->v = s;
+		t->cap = cap;
+	}
+	if (len + 1 > t->names_cap - t->names_len) {
+		size_t cap = t->names_cap ? t->names_cap : 4096;
+		char *p;
+
+		while (len + 1 > cap - t->names_len)
+			cap *= 2;
+		if (cap > UINT32_MAX)
+			return -ENOMEM;
+		p = realloc(t->names, cap);
+		if (!p)
+			return -ENOMEM;
+		t->names = p;
+		t->names_cap = cap;
+	}
+	s = &t->v[t->n];
+	s->start = start;
+	s->end = 0;
+	s->size = size;
+	s->name = (uint32_t)t->names_len;
+	s->rank = (uint16_t)rank;
+	s->order = (uint32_t)t->n;
+	t->n++;
+	memcpy(t->names + t->names_len, name, len);
+	t->names[t->names_len + len] = 0;
+	t->names_len += len + 1;
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * Sort the table and keep the best symbol of each address. A symbol with
+ * a size ends there; one without ends at the next symbol (UINT64_MAX for
+ * the last): the caller may shorten those.
+ */
+static void symtab_finish(struct symtab *t)
+{
+	size_t i, n = 0;
+
+	if (!t->n)
+		return;
+	qsort(t->v, t->n, sizeof(*t->v), sym_cmp);
+	for (i = 0; i < t->n; i++)
+		if (!n || t->v[i].start != t->v[n - 1].start)
+			t->v[n++] = t->v[i];
+	t->n = n;
+	for (i = 0; i < n; i++) {
+		struct sym *s = &t->v[i];
+
+		if (s->size)
+			s->end = s->size > UINT64_MAX - s->start ?
+				 UINT64_MAX : s->start + s->size;
+		else
+			s->end = i + 1 < n ? t->v[i + 1].start : UINT64_MAX;
+	}
+}
+
+/*
+ * The symbol that covers @addr, or NULL. The innermost one wins when
+ * symbols nest; a few are looked at before @addr, not all of them.
+ */
+static const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n, i;
+
+	while (lo < hi) {		/* the first symbol after addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i > 0 && lo - i < 16; i--)
+		if (addr < t->v[i - 1].end)
+			return &t->v[i - 1];
+	return NULL;
+}
+
+/* Fill @s (its addr set) from table @t. */
+static void symtab_describe(const struct symtab *t, struct ehd__sym *s)
+{
+	const struct sym *f = symtab_find(t, s->addr);
+
+	if (!f)
+		return;
+	s->name = t->names + f->name;
+	s->start = f->start;
+	s->size = f->size ? f->size :
+		  f->end != UINT64_MAX ? f->end - f->start : 0;
+	s->offset = s->addr - f->start;
+}
+
+/* ---- ELF files ---- */
+
+static int read_segments(struct file *f, Elf *elf)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n) || !n)
+		return 0;
+	if (n > INT_MAX)		/* gelf_getphdr() takes an int */
+		n = INT_MAX;
+	f->segs = calloc(n, sizeof(*f->segs));
+	if (!f->segs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct seg *s = &f->segs[f->nsegs];
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !ph.p_filesz)
+			continue;
+		s->off = ph.p_offset;
+		s->vaddr = ph.p_vaddr;
+		s->filesz = ph.p_filesz;
+		s->memsz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		f->nsegs++;
+	}
+	return 0;
+}
+
+/* The section of the first symbol table of @type, or NULL. */
+static Elf_Scn *find_symtab(Elf *elf, GElf_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* Functions and objects with an address; globals first, then weaks. */
+static int read_symbols(struct file *f, Elf *elf)
+{
+	Elf_Scn *scn;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	size_t i, n, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	int err;
+
+	scn = find_symtab(elf, SHT_SYMTAB, &sh);
+	if (!scn)
+		scn = find_symtab(elf, SHT_DYNSYM, &sh);
+	if (!scn || !entsize)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return 0;
+	n = data->d_size / entsize;
+	if (n > INT_MAX)		/* gelf_getsym() takes an int */
+		n = INT_MAX;
+	for (i = 1; i < n; i++) {	/* 0 is the null symbol */
+		unsigned int type, bind, rank;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		bind = GELF_ST_BIND(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    type != STT_OBJECT)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		rank = bind == STB_GLOBAL ? 4 : bind == STB_WEAK ? 2 : 0;
+		rank += type != STT_OBJECT;
+		rank = 2 * rank + !!sym.st_size;
+		err = symtab_add(&f->syms, sym.st_value, sym.st_size, name,
+				 strlen(name), rank);
+		if (err)
+			return err;
+	}
+	symtab_finish(&f->syms);
+	return 0;
+}
+
+/* The loadable segment that holds address @addr, or NULL. */
+static const struct seg *seg_of_addr(const struct file *f, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsegs; i++)
+		if (addr - f->segs[i].vaddr < f->segs[i].memsz)
+			return &f->segs[i];
+	return NULL;
+}
+
+/*
+ * A symbol without a size ends at the next one, but not past the end of
+ * its segment; the last one outside any segment covers its start only.
+ */
+static void end_sizeless(struct file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->syms.n; i++) {
+		struct sym *s = &f->syms.v[i];
+		const struct seg *g;
+		uint64_t end;
+
+		if (s->size)
+			continue;
+		g = seg_of_addr(f, s->start);
+		if (g) {
+			end = g->memsz > UINT64_MAX - g->vaddr ?
+			      UINT64_MAX : g->vaddr + g->memsz;
+			if (end < s->end)
+				s->end = end;
+		} else if (s->end == UINT64_MAX && s->start < UINT64_MAX) {
+			s->end = s->start + 1;
+		}
+	}
+}
+
+static int read_build_id(struct file *f, Elf *elf)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+
+	if (len > 0 && len <= BUILD_ID_MAX) {
+		memcpy(f->build_id, id, (size_t)len);
+		f->build_id_len = (int)len;
+	}
+	return 0;
+}
+
+/*
+ * Read file @f->path.
+ * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
+ * file descriptors), -ENOMEM.
+ */
+static int load_file(struct file *f)
+{
+	struct stat st;
+	Elf *elf;
+	int fd, err;
+
+	/* O_NONBLOCK: a FIFO must not hang us; only regular files are read */
+	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return transient(errno) ? -EAGAIN : -ENOENT;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOENT;
+	}
+	/* ELF_C_READ, not mmap: a file truncated under us cannot SIGBUS */
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		err = -ENOENT;
+		goto out;
+	}
+	err = read_segments(f, elf);
+	if (!err)
+		err = read_symbols(f, elf);
+	if (!err)
+		err = read_build_id(f, elf);
+	if (!err)
+		end_sizeless(f);
+out:
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+static void file_free(struct file *f)
+{
+	free(f->path);
+	free(f->segs);
+	symtab_free(&f->syms);
+	memset(f, 0, sizeof(*f));
+}
+
+/*
+ * The file at @path, read when new, in *@fp.
+ * Return: 0, -ENOENT (known not to be readable), -ENOMEM.
+ */
+static int file_get(struct ehd__syms *sy, const char *path, struct file **fp)
+{
+	size_t len = strlen(path), pos = 0;
+	uint64_t key = ehd__hash_bytes(path, len, 0);
+	struct file *f;
+	uint32_t i;
+	int err;
+
+	while (ehd__table_next(&sy->by_path, key, &pos, &i)) {
+		if (!strcmp(sy->files[i].path, path)) {
+			*fp = &sy->files[i];
+			return sy->files[i].err;
+		}
+	}
+	if (sy->n == sy->cap) {
+		size_t cap = sy->cap ? 2 * sy->cap : 16;
+
+		if (cap > UINT32_MAX)
+			return -ENOMEM;
+		f = realloc(sy->files, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		sy->files = f;
+		sy->cap = cap;
+	}
+	f = &sy->files[sy->n];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -ENOMEM;
+	err = load_file(f);
+	if (err == -ENOENT) {		/* remembered: not read again */
+		free(f->segs);
+		symtab_free(&f->syms);
+		f->segs = NULL;
+		f->nsegs = 0;
+		f->build_id_len = 0;
+		f->err = err;
+	} else if (err) {		/* may work another time */
+		file_free(f);
+		return err == -ENOMEM ? err : -ENOENT;
+	}
+	if (ehd__table_add(&sy->by_path, key, (uint32_t)sy->n)) {
+		file_free(f);
+		return -ENOMEM;
+	}
+	sy->n++;
+	*fp = f;
+	return f->err;
+}
+
+/*
+ * The address of file offset @off: by the loadable segment that holds it,
+ * else by the nearest one before it (the same mapping, as the loader maps
+ * whole pages); @off itself when there is none (a file without segments).
+ */
+static uint64_t file_addr(const struct file *f, uint64_t off)
+{
+	const struct seg *best = NULL;
+	size_t i;
+
+	for (i = 0; i < f->nsegs; i++) {
+		const struct seg *s = &f->segs[i];
+
+		if (off - s->off < s->filesz)
+			return s->vaddr + (off - s->off);
+		if (s->off <= off && (!best || s->off > best->off))
+			best = s;
+	}
+	return best ? best->vaddr + (off - best->off) : off;
+}
+
+int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
+		   struct ehd__sym *s)
+{
+	struct file *f;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->addr = off;
+	if (!path)
+		return -ENOENT;
+	err = file_get(sy, path, &f);
+	if (err)
+		return err;
+	s->addr = file_addr(f, off);
+	symtab_describe(&f->syms, s);
+	return 0;
+}
+
+int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
+			  uint64_t addr, uint64_t *off)
+{
+	struct file *f;
+	size_t i;
+	int err;
+
+	if (!path)
+		return -ENOENT;
+	err = file_get(sy, path, &f);
+	if (err)
+		return err;
+	for (i = 0; i < f->nsegs; i++) {
+		const struct seg *s = &f->segs[i];
+
+		if (addr - s->vaddr < s->filesz) {
+			*off = s->off + (addr - s->vaddr);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	struct file *f;
+	int err, i;
+
+	if (!path)
+		return -ENOENT;
+	err = file_get(sy, path, &f);
+	if (err)
+		return err;
+	if (!f->build_id_len)
+		return -ENOENT;
+	for (i = 0; i < f->build_id_len; i++) {
+		hex[2 * i] = digits[f->build_id[i] >> 4];
+		hex[2 * i + 1] = digits[f->build_id[i] & 15];
+	}
+	hex[2 * i] = 0;
+	return f->build_id_len;
+}
+
+/* ---- the kernel ---- */
+
+/* The "[module]" at the end of kallsyms name @name, or "" for the core. */
+static const char *module_of(const char *name)
+{
+	const char *m = strchr(name, '[');
+
+	return m ? m : "";
+}
+
+/*
+ * kallsyms gives no sizes: a symbol ends at the next one, except at the
+ * end of the core kernel or of a module, where the next symbol is far
+ * away: there it covers one to two pages (as perf does).
+ */
+static void kernel_ends(struct symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		struct sym *s = &t->v[i];
+		uint64_t end;
+
+		if (i + 1 < t->n &&
+		    !strcmp(module_of(t->names + s->name),
+			    module_of(t->names + t->v[i + 1].name)))
+			continue;
+		if (s->start > UINT64_MAX - 2 * KERNEL_PAGE)
+			continue;
+		end = (s->start + 2 * KERNEL_PAGE - 1) & ~(KERNEL_PAGE - 1);
+		if (end < s->end)
+			s->end = end;
+	}
+}
+
+/* The rank of a kallsyms type: globals first; -1 when not text. */
+static int kallsyms_rank(char type)
+{
+	static const char text[] = "wtWT";
+	const char *p = type ? strchr(text, type) : NULL;
+
+	return p ? (int)(p - text) : -1;
+}
+
+/*
+ * Read the text symbols of kallsyms. Those of modules are named
+ * "name [module]" (kallsyms' "name\t[module]", the tab made a space), so
+ * that a stack says where a function comes from.
+ * Return: 0, -ENOENT (unreadable, or no non-zero address), -EAGAIN (not
+ * now: out of file descriptors), -ENOMEM.
+ */
+static int read_kallsyms(struct symtab *t, const char *path)
+{
+	char *line = NULL, *name, *p, *mod;
+	size_t cap = 0, len;
+	unsigned long long addr;
+	FILE *fp = fopen(path, "re");
+	int err = 0, rank;
+
+	if (!fp)
+		return transient(errno) ? -EAGAIN : -ENOENT;
+	while (getline(&line, &cap, fp) > 0) {
+		addr = strtoull(line, &p, 16);
+		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
+			continue;
+		rank = kallsyms_rank(p[1]);
+		if (rank < 0 || !addr)
+			continue;
+		name = p + 3;
+		len = strcspn(name, "\t\n");
+		mod = name + len;
+		if (*mod == '\t') {
+			mod++;
+			mod[strcspn(mod, "\n")] = 0;
+			if (*mod) {
+				name[len++] = ' ';
+				len += strlen(mod);
+			}
+		}
+		if (!len)
+			continue;
+		err = symtab_add(t, addr, 0, name, len, rank);
+		if (err)
+			break;
+	}
+	free(line);
+	fclose(fp);
+	if (err)
+		return err;
+	if (!t->n)	/* all zeros: kptr_restrict, no CAP_SYSLOG */
+		return -ENOENT;
+	symtab_finish(t);
+	kernel_ends(t);
+	return 0;
+}
+
+int ehd__syms_kernel(struct ehd__syms *sy, uint64_t ip, struct ehd__sym *s)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->addr = ip;
+	if (!sy->kernel_read) {
+		err = read_kallsyms(&sy->kernel, "/proc/kallsyms");
+		if (err)
+			symtab_free(&sy->kernel);
+		if (err == -ENOMEM)
+			return err;
+		if (err == -EAGAIN)	/* tried again next time */
+			return -ENOENT;
+		sy->kernel_read = true;
+		sy->kernel_err = err;
+	}
+	if (sy->kernel_err)
+		return sy->kernel_err;
+	symtab_describe(&sy->kernel, s);
+	return 0;
+}
+
+/* ---- the whole ---- */
+
+struct ehd__syms *ehd__syms_new(void)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return calloc(1, sizeof(struct ehd__syms));
+}
+
+void ehd__syms_free(struct ehd__syms *sy)
+{
+	size_t i;
+
+	if (!sy)
+		return;
+	for (i = 0; i < sy->n; i++)
+		file_free(&sy->files[i]);
+	free(sy->files);
+	ehd__table_free(&sy->by_path);
+	symtab_free(&sy->kernel);
+	free(sy);
+}
