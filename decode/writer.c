@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * writer.c - events written as a JSON document, JSON lines, text,
- * nettrace (nettrace-writer.c), Chrome trace JSON (chrome-writer.c) or a
- * Heph trace (heph-writer.c)
+ * writer.c - the writer front end: it finds the output format in
+ * ehd__outputs[] (formats/output.h) and does what every format shares:
+ * walking an event's fields, writing a damaged event as its record,
+ * buffering and writing out, UTF-8 repair, the counts and the errors
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -14,40 +15,26 @@
 
 #include <ehdecode/writer.h>
 
-#include "formats/chrome/chrome-writer.h"
 #include "core/ehd-buf.h"
 #include "model/enumerator-int.h"
 #include "model/event-int.h"
-#include "formats/heph/heph-writer.h"
-#include "formats/json/json-event.h"
-#include "model/json-values.h"
-#include "formats/nettrace/nettrace-writer.h"
-#include "formats/text/text-event.h"
+#include "formats/output.h"
 #include "core/utf8.h"
 
 /* Write the buffer out once it holds this much. */
 #define FLUSH_AT (256u * 1024)
 
 struct ehd_writer {
-	int format;
-	int fd;
-	unsigned int flags;
-	unsigned int meta;
-	unsigned int jflags;	/* EHD__JF_* */
+	const struct ehd__output_ops *ops;
+	struct ehd__out o;
 	struct ehd_enum *en;
-	struct ehd__ntw *nt;	/* EHD_OUT_NETTRACE */
-	struct ehd__chrome *ch;	/* EHD_OUT_CHROME */
-	struct ehd__hephw *heph;	/* EHD_OUT_HEPH */
-	struct ehd__json_time_cache time_cache;
 	struct ehd_buf out;
 	bool in_source;
 	bool closed;
-	uint64_t sources;
-	uint64_t events;	/* in the current source */
 	uint64_t events_total;
 	uint64_t bytes_total;
 	int write_err;
-	bool utf8_fix;		/* text out: make it well-formed UTF-8 */
+	bool utf8_fix;		/* make the output well-formed UTF-8 */
 	uint64_t utf8_replaced;
 	uint64_t trailing;	/* ehd_writer_stats' */
 	uint64_t fields_cut;
@@ -110,28 +97,45 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta)
 	return 0;
 }
 
-static bool format_known(int format)
+static const struct ehd__output_ops *ops_of(int format)
 {
-	switch (format) {
-	case EHD_OUT_JSON:
-	case EHD_OUT_JSONL:
-	case EHD_OUT_TEXT:
-	case EHD_OUT_NETTRACE:
-	case EHD_OUT_HEPH:
-	case EHD_OUT_CHROME:
-		return true;
-	default:
-		return false;
+	size_t i;
+
+	for (i = 0; ehd__outputs[i]; i++)
+		if (ehd__outputs[i]->format == format)
+			return ehd__outputs[i];
+	return NULL;
+}
+
+EHD_API int ehd_writer_format(const char *name, unsigned int *props)
+{
+	size_t i;
+
+	for (i = 0; ehd__outputs[i]; i++) {
+		if (strcmp(ehd__outputs[i]->name, name))
+			continue;
+		if (props)
+			*props = ehd__outputs[i]->props;
+		return ehd__outputs[i]->format;
 	}
+	return -EINVAL;
+}
+
+EHD_API const char *ehd_writer_format_name(int format)
+{
+	const struct ehd__output_ops *ops = ops_of(format);
+
+	return ops ? ops->name : NULL;
 }
 
 EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 					  unsigned int flags,
 					  unsigned int meta)
 {
+	const struct ehd__output_ops *ops = ops_of(format);
 	struct ehd_writer *w;
 
-	if (!format_known(format) || fd < 0 ||
+	if (!ops || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
 		       EHD_WRITER_BOM | EHD_WRITER_UTF8_STRICT)) ||
 	    (meta & ~EHD_META_ALL)) {
@@ -141,36 +145,19 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
+	w->ops = ops;
+	w->o.buf = &w->out;
+	w->o.fd = fd;
+	w->o.flags = flags;
+	w->o.meta = meta;
+	w->utf8_fix = (ops->caps & EHD__OUT_UTF8) ||
+		      ((ops->caps & EHD__OUT_UTF8_OPT) &&
+		       (flags & EHD_WRITER_UTF8_STRICT));
 	w->en = ehd_enum_new();
-	if (!w->en) {
-		free(w);
-		errno = ENOMEM;
-		return NULL;
-	}
-	if ((format == EHD_OUT_NETTRACE && ehd__ntw_new(&w->nt, fd)) ||
-	    (format == EHD_OUT_CHROME && ehd__chrome_new(&w->ch, &w->out)) ||
-	    (format == EHD_OUT_HEPH && ehd__hephw_new(&w->heph))) {
+	if (!w->en || (ops->create && ops->create(&w->o))) {
 		ehd_writer_free(w);
 		errno = ENOMEM;
 		return NULL;
-	}
-	w->time_cache.sec = INT64_MIN;
-	w->utf8_fix = format == EHD_OUT_CHROME ||
-		      ((flags & EHD_WRITER_UTF8_STRICT) &&
-		       (format == EHD_OUT_JSON || format == EHD_OUT_JSONL ||
-			format == EHD_OUT_TEXT));
-	w->format = format;
-	w->fd = fd;
-	w->flags = flags;
-	w->meta = meta;
-	if (flags & EHD_WRITER_SPACE)
-		w->jflags |= EHD__JF_SPACE;
-	if (flags & EHD_WRITER_FIELD_TAGS)
-		w->jflags |= EHD__JF_FIELD_TAGS;
-	if (format == EHD_OUT_JSON) {
-		if (flags & EHD_WRITER_BOM)
-			ehd__buf_puts(&w->out, "\xEF\xBB\xBF");
-		ehd__buf_putc(&w->out, '{');
 	}
 	return w;
 }
@@ -179,10 +166,9 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 {
 	if (!w)
 		return;
+	if (w->o.state && w->ops->destroy)
+		w->ops->destroy(&w->o);
 	ehd_enum_free(w->en);
-	ehd__ntw_free(w->nt);
-	ehd__chrome_free(w->ch);
-	ehd__hephw_free(w->heph);
 	ehd__buf_free(&w->out);
 	free(w);
 }
@@ -202,7 +188,7 @@ static int flush(struct ehd_writer *w, bool all)
 	if (w->utf8_fix)
 		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
 	while (done < w->out.len) {
-		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
+		ssize_t n = write(w->o.fd, w->out.p + done, w->out.len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -219,8 +205,8 @@ static int flush(struct ehd_writer *w, bool all)
 
 EHD_API int ehd_writer_flush(struct ehd_writer *w)
 {
-	if (w->nt)
-		return 0;	/* windows go out when full, and at the close */
+	if (w->ops->flush)
+		return w->ops->flush(&w->o);
 	return flush(w, true);
 }
 
@@ -232,60 +218,32 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name)
 EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 				   const struct ehd_trace_info *info)
 {
+	int err = 0;
+
 	if (w->in_source || w->closed)
 		return -EINVAL;
 	w->in_source = true;
-	w->events = 0;
-	if (w->nt) {
-		w->sources++;
-		return ehd__ntw_begin(w->nt, name, info);
-	}
-	if (w->format == EHD_OUT_JSON) {
-		ehd__buf_puts(&w->out, w->sources ? ",\n\"" : "\n\"");
-		ehd__json_escape(&w->out, name, strlen(name));
-		ehd__buf_puts(&w->out, "\": [");
-	}
-	w->sources++;
+	w->o.source_events = 0;
+	if (w->ops->begin)
+		err = w->ops->begin(&w->o, name, info);
+	w->o.sources++;
+	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
+		return err;
 	return flush(w, false);
 }
 
 EHD_API int ehd_writer_end(struct ehd_writer *w)
 {
+	int err = 0;
+
 	if (!w->in_source)
 		return -EINVAL;
 	w->in_source = false;
-	if (w->format == EHD_OUT_JSON)
-		ehd__buf_puts(&w->out, " ]");
-	if (w->ch)
-		ehd__chrome_end_source(w->ch, &w->out);
-	if (w->heph)
-		ehd__hephw_end(w->heph, &w->out);
+	if (w->ops->end)
+		err = w->ops->end(&w->o);
+	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
+		return err;
 	return flush(w, false);
-}
-
-static int render_as(struct ehd_writer *w, const struct ehd_event *ev)
-{
-	struct ehd__json_context ctx = { ev, &w->time_cache };
-	int err;
-
-	if (w->heph)
-		return ehd__hephw_event(w->heph, ev, w->en, &w->out);
-	if (w->format == EHD_OUT_TEXT)
-		return ehd__text_event(&w->out, ev, w->en,
-				       w->flags & EHD_WRITER_FIELD_TAGS);
-	if (w->ch)
-		return ehd__chrome_event(w->ch, &w->out, ev, w->en, w->jflags,
-					 w->meta);
-	if (ehd_enum_event(w->en))
-		err = ehd__json_event(&w->out, w->en, &ctx, w->jflags, w->meta);
-	else
-		err = ehd__json_tracefs_event(&w->out, ev->provider,
-					      ev->provider_len, ev->name,
-					      ev->name_len, w->en, &ctx,
-					      w->jflags, w->meta);
-	if (!err && w->format == EHD_OUT_JSONL)
-		ehd__buf_putc(&w->out, '\n');
-	return err;
 }
 
 /*
@@ -294,14 +252,14 @@ static int render_as(struct ehd_writer *w, const struct ehd_event *ev)
  */
 static int render(struct ehd_writer *w, const struct ehd_event *ev)
 {
-	int err = render_as(w, ev);
+	int err = w->ops->event(&w->o, ev, w->en, NULL, NULL);
 
 	if (err)
 		return err;
 	if (ehd__enum_cut(w->en))
 		w->fields_cut++;
-	if (ev->kind == EHD_EVENT_EVENTHEADER &&
-	    !(ev->internal && ev->internal->fields) && ehd__enum_extra(w->en))
+	if (ev->kind == EHD_EVENT_EVENTHEADER && !ehd__event_own_fields(ev) &&
+	    ehd__enum_extra(w->en))
 		w->trailing++;
 	return 0;
 }
@@ -311,7 +269,7 @@ static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
 {
 	w->has_err = true;
 	w->err_off = ev->source_offset;
-	if (ev->internal && ev->internal->fields)	/* nettrace, Heph */
+	if (ehd__event_own_fields(ev))	/* nettrace, Heph */
 		snprintf(w->err_msg, sizeof(w->err_msg),
 			 "event %.*s:%.*s: byte %llu of its payload: %s (written as bytes)",
 			 (int)ev->provider_len, ev->provider,
@@ -325,14 +283,14 @@ static void set_error(struct ehd_writer *w, const struct ehd_event *ev,
 			 reason ? reason : ehd_strerror(err));
 }
 
-static int nettrace_event(struct ehd_writer *w, const struct ehd_event *ev)
+/* A format that writes on its own: it reports the damage it found. */
+static int own_io_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	const char *why = NULL;
 	uint64_t where = 0;
 	int err;
 
-	w->events++;
-	err = ehd__ntw_event(w->nt, ev, w->en, &why, &where);
+	err = w->ops->event(&w->o, ev, w->en, &why, &where);
 	if (err < 0 && why)
 		set_error(w, ev, err, why, where);
 	else if (!err && ev->decode_error)
@@ -341,20 +299,13 @@ static int nettrace_event(struct ehd_writer *w, const struct ehd_event *ev)
 	return err;
 }
 
-static int write_event(struct ehd_writer *w, const struct ehd_event *ev)
+static int buffered_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
-	unsigned int fflags = (w->meta & EHD_META_COMMON) ? EHD_FIELDS_COMMON : 0;
+	unsigned int fflags = (w->o.meta & EHD_META_COMMON) ?
+			      EHD_FIELDS_COMMON : 0;
 	int damage = 0, err;
 	uint64_t where = 0;
 
-	if (!w->in_source)
-		return -EINVAL;
-	w->has_err = false;
-	if (w->nt)
-		return nettrace_event(w, ev);
-	if (w->format == EHD_OUT_JSON)
-		ehd__buf_puts(&w->out, w->events ? ",\n " : "\n ");
-	w->events++;
 	w->events_total++;
 	if (ev->decode_error) {
 		damage = ev->decode_error;
@@ -369,17 +320,11 @@ static int write_event(struct ehd_writer *w, const struct ehd_event *ev)
 	}
 	if (err < 0) {
 		/* Damaged EventHeader data: show the record as it is. */
-		struct ehd_event raw = *ev;
+		struct ehd_event raw;
 
 		damage = err;
 		set_error(w, ev, err, ehd_enum_error(w->en, &where), where);
-		raw.kind = ev->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
-		if (ev->internal && ev->internal->fields)
-			raw.internal = NULL;	/* nettrace: the payload's bytes */
-		if (ev->record) {
-			raw.data = ev->record;
-			raw.size = ev->record_size;
-		}
+		ehd__event_as_record(ev, &raw);
 		err = ehd_event_fields(&raw, w->en, fflags);
 		if (!err)
 			err = render(w, &raw);
@@ -398,8 +343,16 @@ static int write_event(struct ehd_writer *w, const struct ehd_event *ev)
 
 EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
-	int err = write_event(w, ev);
+	int err;
 
+	if (!w->in_source)
+		return -EINVAL;
+	w->has_err = false;
+	if (w->ops->caps & EHD__OUT_OWN_IO)
+		err = own_io_event(w, ev);
+	else
+		err = buffered_event(w, ev);
+	w->o.source_events++;
 	/*
 	 * A failure that is not the event's (out of memory, a failed write):
 	 * the output is lost, and ehd_writer_close() returns why.
@@ -412,51 +365,48 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 EHD_API void ehd_writer_add_lost(struct ehd_writer *w, uint64_t n)
 {
 	w->lost += n;
-	if (w->nt)
-		ehd__ntw_add_lost(w->nt, n);
+	if (w->ops->add_lost)
+		w->ops->add_lost(&w->o, n);
 }
 
 EHD_API int ehd_writer_close(struct ehd_writer *w)
 {
+	struct ehd_writer_stats st;
+	int err;
+
 	if (w->closed)
 		return w->write_err;
 	if (w->in_source)
 		ehd_writer_end(w);
-	if (w->nt) {
-		w->closed = true;
+	w->closed = true;
+	if (w->ops->caps & EHD__OUT_OWN_IO) {
 		if (w->write_err)
 			return w->write_err;
-		return w->write_err = ehd__ntw_close(w->nt);
-	}
-	if (w->format == EHD_OUT_JSON)
-		ehd__buf_puts(&w->out, "\n}\n");
-	if (w->ch) {
-		struct ehd_writer_stats st;
-
-		/* The counts go in the document: all the events are in. */
-		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
 		ehd_writer_stats(w, &st);
-		ehd__chrome_close(w->ch, &w->out, &st);
+		return w->write_err = w->ops->close(&w->o, &st);
 	}
-	w->closed = true;
+	if (w->ops->close) {
+		/* The counts may go in the output: all the events are in. */
+		if (w->utf8_fix)
+			w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
+		ehd_writer_stats(w, &st);
+		err = w->ops->close(&w->o, &st);
+		if (err && !w->write_err)
+			w->write_err = err;
+	}
 	return flush(w, true);
 }
 
 EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 			      struct ehd_writer_stats *stats)
 {
-	if (w->nt) {
-		ehd__ntw_stats(w->nt, stats);
-		return;
-	}
 	memset(stats, 0, sizeof(*stats));
-	if (w->heph)
-		ehd__hephw_stats(w->heph, stats);
-	else
-		stats->events = w->events_total;
+	stats->events = w->events_total;
+	if (w->ops->stats)
+		w->ops->stats(&w->o, stats);
+	if (w->ops->caps & EHD__OUT_OWN_IO)
+		return;
 	stats->bytes = w->bytes_total;
-	if (w->ch)
-		ehd__chrome_stats(w->ch, stats);
 	if (w->utf8_fix)
 		stats->utf8_replaced = w->utf8_replaced;
 	stats->trailing = w->trailing;

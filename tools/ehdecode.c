@@ -73,6 +73,9 @@ LIVE_HELP_SYSTEM
 "                              become one event with a duration; pid and\n"
 "                              tid become stream and substream ids); needs\n"
 "                              -o or a redirected output\n"
+"                       csv    one row per event (RFC 4180): time, cpu, pid,\n"
+"                              tid, provider, event, then name,value pairs\n"
+"                              of its fields (struct.field, array.0, ...)\n"
 "  -o, --output=FILE    write to FILE instead of standard output; it is\n"
 "                       replaced only when the run succeeds\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
@@ -127,9 +130,27 @@ static int usage_error(const char *what, const char *arg)
 	return 2;
 }
 
+/* "unknown format (json, jsonl, ...)": the library's formats. */
+static const char *unknown_format(void)
+{
+	static char what[256];
+	const char *name;
+	size_t n;
+	int f;
+
+	n = (size_t)snprintf(what, sizeof(what), "unknown format (");
+	for (f = 1; (name = ehd_writer_format_name(f)) && n < sizeof(what); f++)
+		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s",
+				      f > 1 ? ", " : "", name);
+	if (n < sizeof(what))
+		snprintf(what + n, sizeof(what) - n, ")");
+	return what;
+}
+
 struct options {
 	struct live_opts *live;	/* -e, --filter, --buffer-size */
 	int format;
+	unsigned int props;	/* the format's EHD_FORMAT_* */
 	unsigned int meta;
 	unsigned int reader_flags;
 	unsigned int writer_flags;
@@ -164,12 +185,13 @@ static struct ehd_reader *open_input(const char *name, const struct options *o)
 		return NULL;
 	}
 	/* Their events are typed by their own metadata: no bytes to map. */
-	if (o->format == EHD_OUT_NETTRACE &&
+	if ((o->props & EHD_FORMAT_RECORDS_ONLY) &&
 	    (ehd_reader_kind(r) == EHD_INPUT_NETTRACE ||
 	     ehd_reader_kind(r) == EHD_INPUT_HEPH)) {
-		fprintf(stderr, "%s: %s: a %s input cannot be written as nettrace (read it with -F json, jsonl or text)\n",
+		fprintf(stderr, "%s: %s: a %s input cannot be written as %s (read it with -F json, jsonl or text)\n",
 			prog, name, ehd_reader_kind(r) == EHD_INPUT_HEPH ?
-				    "Heph" : "nettrace");
+				    "Heph" : "nettrace",
+			ehd_writer_format_name(o->format));
 		ehd_reader_free(r);
 		return NULL;
 	}
@@ -288,21 +310,9 @@ static int run(int argc, char **argv, struct live_opts *live)
 			continue;
 		switch (c) {
 		case 'F':
-			if (!strcmp(optarg, "json"))
-				o.format = EHD_OUT_JSON;
-			else if (!strcmp(optarg, "jsonl"))
-				o.format = EHD_OUT_JSONL;
-			else if (!strcmp(optarg, "text"))
-				o.format = EHD_OUT_TEXT;
-			else if (!strcmp(optarg, "nettrace"))
-				o.format = EHD_OUT_NETTRACE;
-			else if (!strcmp(optarg, "chrome"))
-				o.format = EHD_OUT_CHROME;
-			else if (!strcmp(optarg, "heph"))
-				o.format = EHD_OUT_HEPH;
-			else
-				return usage_error("unknown format (json, jsonl, text, nettrace, chrome or heph)",
-						   optarg);
+			o.format = ehd_writer_format(optarg, &o.props);
+			if (o.format < 0)
+				return usage_error(unknown_format(), optarg);
 			break;
 		case 'o':
 			o.output = optarg;
@@ -361,12 +371,15 @@ static int run(int argc, char **argv, struct live_opts *live)
 	if (optind == argc && !live->live)
 		return usage_error("no input file (use - for standard input)", NULL);
 
-	if ((o.format == EHD_OUT_NETTRACE || o.format == EHD_OUT_HEPH) &&
-	    (!o.output || !strcmp(o.output, "-")) && isatty(STDOUT_FILENO))
-		return usage_error(o.format == EHD_OUT_HEPH ?
-				   "heph is binary: give -o FILE or redirect the output" :
-				   "nettrace is binary: give -o FILE or redirect the output",
-				   NULL);
+	if ((o.props & EHD_FORMAT_BINARY) &&
+	    (!o.output || !strcmp(o.output, "-")) && isatty(STDOUT_FILENO)) {
+		char what[128];
+
+		snprintf(what, sizeof(what),
+			 "%s is binary: give -o FILE or redirect the output",
+			 ehd_writer_format_name(o.format));
+		return usage_error(what, NULL);
+	}
 	/*
 	 * Every input opened and recognised before the output is made: a
 	 * missing or foreign input changes no file and writes nothing.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz-writers.c - libFuzzer target: the writers that convert events to
- * other formats (Chrome trace JSON, Heph, nettrace, and the JSON
+ * other formats (Chrome trace JSON, Heph, nettrace, CSV and the JSON
  * document), fed with what the public reader decodes from arbitrary
  * bytes read from a memfd as a file (any input kind, as fuzz-reader.c
  * reads them). The input may be read twice, as two sources of the same
@@ -285,7 +285,7 @@ static void one_source(int fd, struct ehd_writer **w, size_t nw,
  */
 static void write_all(int fd, int devnull, uint32_t sel)
 {
-	enum { CHROME, JSON, NETTRACE, HEPH, N };
+	enum { CHROME, JSON, NETTRACE, HEPH, CSV, N };
 	struct ehd_writer_stats nst;
 	struct ehd_writer *w[N];
 	int out[N], err[N], i;
@@ -294,6 +294,7 @@ static void write_all(int fd, int devnull, uint32_t sel)
 	for (i = 0; i < HEPH; i++)
 		out[i] = memfd_create("fuzz-writers", MFD_CLOEXEC);
 	out[HEPH] = devnull;
+	out[CSV] = devnull;
 	w[CHROME] = ehd_writer_new(EHD_OUT_CHROME, out[CHROME],
 				   sel >> 3 & EHD_WRITER_FIELD_TAGS,
 				   sel >> 10 & 1 ? EHD_META_ALL : EHD_META_DEFAULT);
@@ -305,6 +306,7 @@ static void write_all(int fd, int devnull, uint32_t sel)
 				 sel >> 9 & 1 ? EHD_META_ALL : EHD_META_DEFAULT);
 	w[NETTRACE] = ehd_writer_new(EHD_OUT_NETTRACE, out[NETTRACE], 0, 0);
 	w[HEPH] = ehd_writer_new(EHD_OUT_HEPH, out[HEPH], 0, 0);
+	w[CSV] = ehd_writer_new(EHD_OUT_CSV, out[CSV], 0, 0);
 	for (i = 0; i < N; i++)
 		ok = ok && out[i] >= 0 && w[i];
 	if (ok) {

@@ -16,8 +16,8 @@
 # corpus, minimised: libFuzzer's -merge=1 of the in-tree corpus and the
 # run's into a fresh directory (inputs cut to 64 KiB), which then
 # replaces tests/fuzz/corpus/TARGET/. FUZZ_RUNS=N runs N executions
-# per target instead of SECONDS (with -fork=1 -ignore_crashes=1: a crash
-# is kept and the run goes on), for a campaign.
+# per target instead of SECONDS, for a campaign (a crash ends that
+# target's run, is kept and reported, and the next target runs).
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -68,8 +68,7 @@ run() {
 		-o "$out/$name"
 	mkdir -p "$out/corpus-$name"
 	how=(-max_total_time="$secs")
-	[ -z "${FUZZ_RUNS:-}" ] ||
-		how=(-runs="$FUZZ_RUNS" -fork=1 -ignore_crashes=1 -timeout=30)
+	[ -z "${FUZZ_RUNS:-}" ] || how=(-runs="$FUZZ_RUNS" -timeout=30)
 	"$out/$name" "${how[@]}" -print_final_stats=1 -rss_limit_mb=4096 \
 		-artifact_prefix="$out/$name-" "$out/corpus-$name" "$tree" "$@" \
 		>"$out/$name.log" 2>&1 || rc=$?

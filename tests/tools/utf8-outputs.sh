@@ -8,6 +8,8 @@
 #  - Chrome JSON: Python's strict UTF-8 decoder and its json module take
 #    it; the U+FFFD written instead are counted on standard error and in
 #    otherData.utf8Replaced;
+#  - CSV: the same decoder, and Python's csv module in strict mode reads
+#    it: a header of six cells, rows of six and name,value pairs;
 #  - JSON, JSON lines and text with --utf8=strict: the same (a JSON
 #    document may start with a byte order mark);
 #  - Heph and nettrace: ehdecode --strict reads them back, which refuses
@@ -42,6 +44,12 @@ except UnicodeDecodeError as e:
 try:
 	if kind in ('json', 'chrome'):
 		json.loads(text)
+	elif kind == 'csv':
+		import csv, io
+		rows = list(csv.reader(io.StringIO(text, newline=''), strict=True))
+		bad = [i for i, r in enumerate(rows) if len(r) < 6 or len(r) % 2]
+		if rows[0] != ['time', 'cpu', 'pid', 'tid', 'provider', 'event'] or bad:
+			raise ValueError('row %d: not 6 cells and name,value pairs' % bad[0])
 	elif kind == 'jsonl':
 		for line in text.splitlines():
 			json.loads(line)
@@ -53,9 +61,9 @@ PY
 
 for f in perf.data pipe.data EventHeaderInterceptorLE64.dat; do
 	in=$shared/$f
-	for form in chrome json jsonl text; do
+	for form in chrome csv json jsonl text; do
 		opt=(--utf8=strict)
-		[ "$form" = chrome ] && opt=()
+		[ "$form" = chrome ] || [ "$form" = csv ] && opt=()
 		out=$tmp/$f.$form
 		if ! "$ehdecode" -F "$form" "${opt[@]}" -o "$out" "$in" 2>"$tmp/err"; then
 			bad "$f -F $form: exit $?: $(head -n 2 "$tmp/err")"

@@ -1,9 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * chrome-writer.c - events as Chrome / Perfetto trace JSON: activities as
- * "B"/"E" pairs kept nested per thread, other events as instants, thread
- * and process names as metadata events (see chrome-writer.h and
- * docs/chrome-trace.md)
+ * chrome-writer.c - events as Chrome / Perfetto trace JSON, the Trace
+ * Event Format (docs/chrome-trace.md says how events are mapped)
+ *
+ *	{"traceEvents":[
+ *	{"name":"process_name","ph":"M","pid":7,"args":{"name":"app"}},
+ *	{"name":"Work","cat":"Prov","ph":"B","ts":0.000,"pid":7,"tid":7,"args":{...}},
+ *	{"name":"Step","cat":"Prov","ph":"i","s":"t","ts":1.250,...},
+ *	{"name":"Work","cat":"Prov","ph":"E","ts":2.001,...}
+ *	],"displayTimeUnit":"ns","otherData":{...}}
+ *
+ * Activities (opcode 1 ... opcode 2 with the same activity id on the same
+ * thread) become "B"/"E" pairs written as the events come, kept nested
+ * per thread; every other event is an instant ("ph":"i"); "ts" is in
+ * microseconds with three decimals (exact nanoseconds), counted from the
+ * first event with a time. Thread and process names are metadata events.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,9 +23,9 @@
 #include <string.h>
 
 #include <eventheader/eventheader.h>
-#include <ehdecode/writer.h>
+#include <ehdecode/trace.h>
 
-#include "formats/chrome/chrome-writer.h"
+#include "formats/output.h"
 #include "core/ehd-table.h"
 #include "formats/json/json-event.h"
 #include "model/json-values.h"
@@ -85,16 +96,7 @@ static int grow(void *v, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-int ehd__chrome_new(struct ehd__chrome **cp, struct ehd_buf *b)
-{
-	*cp = calloc(1, sizeof(**cp));
-	if (!*cp)
-		return -ENOMEM;
-	ehd__buf_puts(b, "{\"traceEvents\":[");
-	return 0;
-}
-
-void ehd__chrome_free(struct ehd__chrome *c)
+static void chrome_free(struct ehd__chrome *c)
 {
 	size_t i, k;
 
@@ -402,9 +404,9 @@ static void end(struct ehd__chrome *c, struct ehd_buf *b, struct thread *th,
 	c->split += inner;
 }
 
-int ehd__chrome_event(struct ehd__chrome *c, struct ehd_buf *b,
-		      const struct ehd_event *ev, struct ehd_enum *en,
-		      unsigned int jflags, unsigned int meta)
+static int chrome_render(struct ehd__chrome *c, struct ehd_buf *b,
+			 const struct ehd_event *ev, struct ehd_enum *en,
+			 unsigned int jflags, unsigned int meta)
 {
 	bool has_pid = ev->context & EHD_CTX_PID;
 	struct thread *th;
@@ -444,7 +446,7 @@ int ehd__chrome_event(struct ehd__chrome *c, struct ehd_buf *b,
 	return c->args.err ? c->args.err : b->err;
 }
 
-void ehd__chrome_end_source(struct ehd__chrome *c, struct ehd_buf *b)
+static void end_source(struct ehd__chrome *c, struct ehd_buf *b)
 {
 	struct thread *th;
 	size_t i;
@@ -469,8 +471,8 @@ static void put_count(struct ehd_buf *b, const char *name, uint64_t n)
 	ehd__json_u64(b, n);
 }
 
-void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
-		       const struct ehd_writer_stats *st)
+static void close_document(struct ehd__chrome *c, struct ehd_buf *b,
+			   const struct ehd_writer_stats *st)
 {
 	ehd__buf_puts(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
 			 "\"writer\":\"libehdecode " PACKAGE_VERSION "\"");
@@ -495,11 +497,57 @@ void ehd__chrome_close(struct ehd__chrome *c, struct ehd_buf *b,
 	ehd__buf_puts(b, "}}\n");
 }
 
-void ehd__chrome_stats(const struct ehd__chrome *c,
-		       struct ehd_writer_stats *st)
+static int chrome_create(struct ehd__out *o)
 {
+	o->state = calloc(1, sizeof(struct ehd__chrome));
+	if (!o->state)
+		return -ENOMEM;
+	ehd__buf_puts(o->buf, "{\"traceEvents\":[");
+	return 0;
+}
+
+static void chrome_destroy(struct ehd__out *o)
+{
+	chrome_free(o->state);
+}
+
+static int chrome_event(struct ehd__out *o, const struct ehd_event *ev,
+			struct ehd_enum *en, const char **why, uint64_t *where)
+{
+	return chrome_render(o->state, o->buf, ev, en,
+			     ehd__json_flags(o->flags), o->meta);
+}
+
+static int chrome_end(struct ehd__out *o)
+{
+	end_source(o->state, o->buf);
+	return 0;
+}
+
+static int chrome_close(struct ehd__out *o, const struct ehd_writer_stats *st)
+{
+	close_document(o->state, o->buf, st);
+	return 0;
+}
+
+static void chrome_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
+{
+	const struct ehd__chrome *c = o->state;
+
 	st->unmatched = c->unmatched;
 	st->unfinished = c->unfinished;
 	st->split = c->split;
 	st->untimed = c->untimed;
 }
+
+const struct ehd__output_ops ehd__chrome_output = {
+	.name = "chrome",
+	.format = EHD_OUT_CHROME,
+	.caps = EHD__OUT_UTF8,
+	.create = chrome_create,
+	.destroy = chrome_destroy,
+	.event = chrome_event,
+	.end = chrome_end,
+	.close = chrome_close,
+	.stats = chrome_stats,
+};

@@ -1,7 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * heph-writer.c - events written as Heph trace packets (the mapping is in
- * heph-writer.h, the format in heph-format.h)
+ * heph-writer.c - events written as Heph trace packets (the format's
+ * numbers are in heph-format.h)
+ *
+ * Packets are appended to the writer's output buffer, which writer.c
+ * writes out. The mapping (docs/heph.md):
+ *  - the first event decides the epoch: with a UTC time, an epoch
+ *    metadata packet is written first, the epoch being that time (for an
+ *    event read from a Heph trace, that trace's own epoch); times are
+ *    then ns after it. Without UTC time there is no epoch packet and
+ *    times are those of the source's clock;
+ *  - an activity start (opcode 1 with an activity id) is held until the
+ *    stop (opcode 2) of the same id comes: the two become one event
+ *    packet from the start's time to the stop's, the start's fields then
+ *    the stop's (named "stop.<name>"). Activities not stopped when the
+ *    source ends are written then with end = start, and counted;
+ *  - every other event is a packet with start = end = its time;
+ *  - stream id = pid, substream id = tid (0 when the source has none);
+ *    description "provider:event" (just "event" without a provider);
+ *  - fields become attributes: unsigned integers (and hex) u64, signed
+ *    ones (and pids) i64, floats f64, text strings string, arrays of
+ *    those arrays of them; anything else a string: its JSON rendering
+ *    (a JSON string's text without quotes);
+ *  - an event without time is written at time 0 and counted; one before
+ *    the epoch at time 0, counted as reordered;
+ *  - events read from a Heph trace are copied as they are, with their
+ *    times moved to this trace's epoch.
  *
  * An event's items are copied out of the enumerator first, so that an
  * array or struct can be looked at whole before it is written; a damaged
@@ -16,13 +40,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ehdecode/writer.h>
+#include <ehdecode/trace.h>
 
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
 #include "formats/heph/heph-format.h"
-#include "formats/heph/heph-writer.h"
+#include "formats/output.h"
 #include "core/utf8.h"
 #include "formats/json/json-event.h"
 #include "model/json-values.h"
@@ -82,13 +106,7 @@ struct ehd__hephw {
 	struct ehd_buf fixed;	/* a string made well-formed */
 };
 
-int ehd__hephw_new(struct ehd__hephw **wp)
-{
-	*wp = calloc(1, sizeof(**wp));
-	return *wp ? 0 : -ENOMEM;
-}
-
-void ehd__hephw_free(struct ehd__hephw *w)
+static void hephw_free(struct ehd__hephw *w)
 {
 	size_t i;
 
@@ -647,7 +665,8 @@ static int cmp_order(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-int ehd__hephw_end(struct ehd__hephw *w, struct ehd_buf *out)
+/* The end of a source: the activities still open go out, end = start. */
+static int hephw_end(struct ehd__hephw *w, struct ehd_buf *out)
 {
 	struct open_act **v;
 	size_t i, n = 0;
@@ -677,8 +696,13 @@ int ehd__hephw_end(struct ehd__hephw *w, struct ehd_buf *out)
 
 /* ---- events ---- */
 
-int ehd__hephw_event(struct ehd__hephw *w, const struct ehd_event *ev,
-		     struct ehd_enum *en, struct ehd_buf *out)
+/*
+ * One event whose fields @en is started on. @out gets the packets that
+ * are complete. Return: 0; the enumerator's negative errno when the
+ * fields are damaged (nothing is added or held); -ENOMEM.
+ */
+static int hephw_event(struct ehd__hephw *w, const struct ehd_event *ev,
+		       struct ehd_enum *en, struct ehd_buf *out)
 {
 	struct open_act *a;
 	uint64_t t;
@@ -712,7 +736,43 @@ int ehd__hephw_event(struct ehd__hephw *w, const struct ehd_event *ev,
 	return out->err;
 }
 
-void ehd__hephw_stats(const struct ehd__hephw *w, struct ehd_writer_stats *st)
+static int heph_create(struct ehd__out *o)
 {
+	o->state = calloc(1, sizeof(struct ehd__hephw));
+	return o->state ? 0 : -ENOMEM;
+}
+
+static void heph_destroy(struct ehd__out *o)
+{
+	hephw_free(o->state);
+}
+
+static int heph_event(struct ehd__out *o, const struct ehd_event *ev,
+		      struct ehd_enum *en, const char **why, uint64_t *where)
+{
+	return hephw_event(o->state, ev, en, o->buf);
+}
+
+static int heph_end(struct ehd__out *o)
+{
+	return hephw_end(o->state, o->buf);
+}
+
+/* Counts: events (packets), reordered, lossy, skipped, untimed, unfinished. */
+static void heph_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
+{
+	const struct ehd__hephw *w = o->state;
+
 	*st = w->st;
 }
+
+const struct ehd__output_ops ehd__heph_output = {
+	.name = "heph",
+	.format = EHD_OUT_HEPH,
+	.props = EHD_FORMAT_BINARY,
+	.create = heph_create,
+	.destroy = heph_destroy,
+	.event = heph_event,
+	.end = heph_end,
+	.stats = heph_stats,
+};

@@ -17,7 +17,7 @@
 
 #include <ehdecode/enumerator.h>
 #include <ehdecode/event.h>
-#include <ehdecode/writer.h>
+#include <ehdecode/trace.h>
 
 #include "core/ehd-buf.h"
 
@@ -25,6 +25,13 @@
 #define EHD__JF_SPACE		0x2u
 #define EHD__JF_FIELD_TAGS	0x4u
 #define EHD__JF_TEXT		0x8u	/* ehd__fields(): the text form */
+
+/* The layout flags of a writer's EHD_WRITER_* flags. */
+static inline unsigned int ehd__json_flags(unsigned int writer_flags)
+{
+	return (writer_flags & EHD_WRITER_SPACE ? EHD__JF_SPACE : 0) |
+	       (writer_flags & EHD_WRITER_FIELD_TAGS ? EHD__JF_FIELD_TAGS : 0);
+}
 
 /* The date and time text of the last second written (events come in bursts). */
 struct ehd__json_time_cache {

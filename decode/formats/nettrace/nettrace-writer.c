@@ -40,8 +40,7 @@
 #include <linux/perf_event.h>
 #include <traceevent/event-parse.h>
 
-#include <ehdecode/reader.h>
-#include <ehdecode/writer.h>
+#include <ehdecode/trace.h>
 
 #include "model/enumerator-int.h"
 #include "model/event-int.h"
@@ -50,7 +49,7 @@
 #include "core/ehd-table.h"
 #include "formats/nettrace/nettrace-format.h"
 #include "formats/nettrace/nettrace-map.h"
-#include "formats/nettrace/nettrace-writer.h"
+#include "formats/output.h"
 #include "system/procs.h"
 #include "model/tracefs-fields.h"
 
@@ -203,7 +202,7 @@ struct ehd__ntw {
 	uint64_t counts_at[NCOUNTS];	/* stream offsets of their digits */
 };
 
-int ehd__ntw_new(struct ehd__ntw **wp, int fd)
+static int ntw_new(struct ehd__ntw **wp, int fd)
 {
 	struct ehd__ntw *w = calloc(1, sizeof(*w));
 	struct stat st;
@@ -221,7 +220,7 @@ int ehd__ntw_new(struct ehd__ntw **wp, int fd)
 	return 0;
 }
 
-void ehd__ntw_free(struct ehd__ntw *w)
+static void ntw_free(struct ehd__ntw *w)
 {
 	size_t i;
 
@@ -816,7 +815,7 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 static long classic_type(struct ehd__ntw *w, const struct ehd_event *ev)
 {
 	const struct ehd__tracefs_types *types =
-		ev->internal ? ev->internal->types : NULL;
+		ehd__event_types(ev);
 	struct identity id = {
 		ev->provider, ev->name, ev->tracepoint, NULL,
 		ev->provider_len, ev->name_len, ev->tracepoint_len, NULL, 0,
@@ -888,7 +887,7 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	 * to chance).
 	 */
 	uint64_t key = (uint64_t)ev->pid << 32 | ev->tid;
-	uint64_t gen = ev->internal ? ev->internal->names_gen : 0;
+	uint64_t gen = ehd__event_names_gen(ev);
 	struct thread_cache *c = &w->tcache[ev->tid % THREAD_CACHE_SIZE];
 	size_t pos = 0, at;
 	uint32_t v;
@@ -1240,8 +1239,9 @@ static int flush_window(struct ehd__ntw *w)
 
 /* ---- the interface ---- */
 
-int ehd__ntw_begin(struct ehd__ntw *w, const char *name,
-		   const struct ehd_trace_info *info)
+/* A new source; @info (may be NULL) is taken from the first one. */
+static int ntw_begin(struct ehd__ntw *w, const char *name,
+		     const struct ehd_trace_info *info)
 {
 	struct ehd_trace_info none;
 
@@ -1698,8 +1698,17 @@ static const char *refusal(const struct ehd_event *ev, struct ehd_enum *en,
 	return why ? why : "field declarations nettrace cannot hold";
 }
 
-int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
-		   struct ehd_enum *en, const char **why, uint64_t *where)
+/*
+ * ntw_event() - add one event (with @en, a spare enumerator)
+ * Return: 0; -EBADMSG for EventHeader data that do not fit their
+ * declarations (written as the record's classic fields or bytes, with
+ * *@why and *@where saying what was wrong); -E2BIG for an event nettrace
+ * cannot hold (not written, counted); -ENOTSUP for an event read from
+ * nettrace or a Heph trace (typed by their metadata: no bytes to map);
+ * -ENOMEM or a write error.
+ */
+static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		     struct ehd_enum *en, const char **why, uint64_t *where)
 {
 	struct ehd__ntm_result res;
 	struct ehd_event classic;
@@ -1714,7 +1723,7 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	 * Heph: a fields callback, whatever kind they are shown as) have no
 	 * EventHeader or record bytes to map.
 	 */
-	if (ev->internal && ev->internal->fields)
+	if (ehd__event_own_fields(ev))
 		return -ENOTSUP;
 	/*
 	 * The functions of its stack, named before it (ProcessSymbol): once
@@ -1723,7 +1732,7 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	 * chance, would leave a new stack's functions unnamed).
 	 */
 	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
-	    ev->internal && ev->internal->procs) {
+	    ehd__event_procs(ev)) {
 		uint64_t h = ehd__hash_bytes(ev->callchain,
 					     ev->callchain_count * 8, ev->pid);
 		size_t pos = 0;
@@ -1744,8 +1753,7 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	}
 	if (ev->kind == EHD_EVENT_EVENTHEADER) {
 		/* The reader's enumerator knows where the fields are. */
-		const struct ehd_enum *ident = ev->internal ?
-					       ev->internal->identified : NULL;
+		const struct ehd_enum *ident = ehd__event_identified(ev);
 
 		err = 0;
 		if (!ident) {
@@ -1824,7 +1832,8 @@ int ehd__ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	return err ? err : damage;
 }
 
-int ehd__ntw_close(struct ehd__ntw *w)
+/* Write what is held, the last sequence point and the end of stream. */
+static int ntw_close(struct ehd__ntw *w)
 {
 	int err;
 
@@ -1837,12 +1846,73 @@ int ehd__ntw_close(struct ehd__ntw *w)
 	return err ? err : write_out(w);
 }
 
-void ehd__ntw_add_lost(struct ehd__ntw *w, uint64_t n)
+static int nettrace_create(struct ehd__out *o)
 {
+	struct ehd__ntw *w;
+	int err = ntw_new(&w, o->fd);
+
+	if (!err)
+		o->state = w;
+	return err;
+}
+
+static void nettrace_destroy(struct ehd__out *o)
+{
+	ntw_free(o->state);
+}
+
+static int nettrace_begin(struct ehd__out *o, const char *name,
+			  const struct ehd_trace_info *info)
+{
+	return ntw_begin(o->state, name, info);
+}
+
+static int nettrace_event(struct ehd__out *o, const struct ehd_event *ev,
+			  struct ehd_enum *en, const char **why,
+			  uint64_t *where)
+{
+	return ntw_event(o->state, ev, en, why, where);
+}
+
+/* Windows go out when they are full, and at the close. */
+static int nettrace_flush(struct ehd__out *o)
+{
+	return 0;
+}
+
+static int nettrace_close(struct ehd__out *o,
+			  const struct ehd_writer_stats *st)
+{
+	return ntw_close(o->state);
+}
+
+static void nettrace_stats(const struct ehd__out *o,
+			   struct ehd_writer_stats *st)
+{
+	const struct ehd__ntw *w = o->state;
+
+	*st = w->st;
+}
+
+/* Counted as the trace key "ehd:EventsLost". */
+static void nettrace_add_lost(struct ehd__out *o, uint64_t n)
+{
+	struct ehd__ntw *w = o->state;
+
 	w->st.lost += n;
 }
 
-void ehd__ntw_stats(const struct ehd__ntw *w, struct ehd_writer_stats *st)
-{
-	*st = w->st;
-}
+const struct ehd__output_ops ehd__nettrace_output = {
+	.name = "nettrace",
+	.format = EHD_OUT_NETTRACE,
+	.caps = EHD__OUT_OWN_IO,
+	.props = EHD_FORMAT_BINARY | EHD_FORMAT_RECORDS_ONLY,
+	.create = nettrace_create,
+	.destroy = nettrace_destroy,
+	.begin = nettrace_begin,
+	.event = nettrace_event,
+	.flush = nettrace_flush,
+	.close = nettrace_close,
+	.stats = nettrace_stats,
+	.add_lost = nettrace_add_lost,
+};

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * text-event.c - events as lines of text
+ *
+ *	TIME [CPU] PID/TID Provider:Event name=value ... | level=5 ...
+ *
+ * Values are written as in JSON (strings quoted and escaped), structs as
+ * {name=value ...} and arrays as [value,...]; the context parts the event
+ * lacks are left out, and "|" introduces the non-zero identity values.
  */
 #include <stdbool.h>
 #include <string.h>
 
 #include "formats/json/json-event.h"
 #include "model/json-values.h"
-#include "formats/text/text-event.h"
+#include "formats/output.h"
 
 /* The time of @ev: ISO 8601 UTC, seconds.ns, or "-". */
 static void put_time(struct ehd_buf *b, const struct ehd_event *ev)
@@ -63,8 +69,13 @@ static void identity(struct ehd_buf *b, const struct ehd_event *ev)
 		b->len = start;
 }
 
-int ehd__text_event(struct ehd_buf *b, const struct ehd_event *ev,
-		    struct ehd_enum *en, unsigned int field_tags)
+/*
+ * Append @ev as one line (with its '\n'), its fields from @en, started on
+ * them. On damage found while walking, the line is not appended and the
+ * enumerator's negative errno is returned.
+ */
+static int text_render(struct ehd_buf *b, const struct ehd_event *ev,
+		       struct ehd_enum *en, unsigned int field_tags)
 {
 	size_t start = b->len;
 	int st;
@@ -99,3 +110,16 @@ int ehd__text_event(struct ehd_buf *b, const struct ehd_event *ev,
 	ehd__buf_putc(b, '\n');
 	return b->err;
 }
+
+static int text_event(struct ehd__out *o, const struct ehd_event *ev,
+		      struct ehd_enum *en, const char **why, uint64_t *where)
+{
+	return text_render(o->buf, ev, en, o->flags & EHD_WRITER_FIELD_TAGS);
+}
+
+const struct ehd__output_ops ehd__text_output = {
+	.name = "text",
+	.format = EHD_OUT_TEXT,
+	.caps = EHD__OUT_UTF8_OPT,
+	.event = text_event,
+};

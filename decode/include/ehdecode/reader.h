@@ -56,6 +56,7 @@
 
 #include <ehdecode/common.h>
 #include <ehdecode/event.h>
+#include <ehdecode/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,42 +101,6 @@ enum ehd_input_kind {
 	EHD_INPUT_NETTRACE = 4,		/* nettrace, netperf */
 	EHD_INPUT_SESSION = 5,		/* a live session (ehdecode/session.h) */
 	EHD_INPUT_HEPH = 6,		/* a Heph trace */
-};
-
-/**
- * struct ehd_trace_info - what the input says about the recording
- * @hostname, @osrelease, @arch, @cpu_desc, @perf_version: from perf's
- *	headers, NULL when absent
- * @cmdline: the recording command line, NULL when absent
- * @nr_cpus_online: 0 when unknown
- * @nr_cpus_avail: 0 when unknown
- * @clockid: clock of the event times, -1 when unknown
- * @has_clock_offset: @clock_offset is known
- * @clock_offset: time + @clock_offset = ns since 1970 UTC (modulo 2^64)
- * @long_size: size of a C long where the trace was recorded, 0 unknown
- * @page_size: page size there, 0 unknown
- * @big_endian: the input is big-endian
- * @format_version: nettrace: the format version (3 to 6), else 0
- * @cpu_sample_period: ns between two CPU samples (cpu-clock) on a CPU,
- *	0 when the input has none; nettrace: its ExpectedCPUSamplingRate
- */
-struct ehd_trace_info {
-	const char *hostname;
-	const char *osrelease;
-	const char *arch;
-	const char *cpu_desc;
-	const char *perf_version;
-	const char *cmdline;
-	uint32_t nr_cpus_online;
-	uint32_t nr_cpus_avail;
-	int32_t clockid;
-	int has_clock_offset;
-	uint64_t clock_offset;
-	uint32_t long_size;
-	uint32_t page_size;
-	int big_endian;
-	uint32_t format_version;
-	uint64_t cpu_sample_period;
 };
 
 /**

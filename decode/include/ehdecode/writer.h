@@ -69,69 +69,31 @@
 #include <ehdecode/common.h>
 #include <ehdecode/event.h>
 #include <ehdecode/reader.h>
+#include <ehdecode/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum ehd_output_format {
-	EHD_OUT_JSON = 1,
-	EHD_OUT_JSONL = 2,
-	EHD_OUT_TEXT = 3,
-	EHD_OUT_NETTRACE = 4,
-	EHD_OUT_HEPH = 5,
-	EHD_OUT_CHROME = 6,
-};
-
-/* ehd_writer_new() flags. */
-#define EHD_WRITER_SPACE	0x1u	/* JSON: a space around tokens */
-#define EHD_WRITER_FIELD_TAGS	0x2u	/* name a tagged field "name;tag=0xN" */
-#define EHD_WRITER_BOM		0x4u	/* JSON: start with a UTF-8 BOM */
-/*
- * JSON and text: well-formed UTF-8 only. By default strings are written
- * as the reference decoder writes them, which an input that is not
- * well-formed UTF-8 (or UTF-32 beyond U+10FFFF) makes ill-formed; with
- * this flag what is ill-formed becomes U+FFFD (counted in the stats'
- * @utf8_replaced). Chrome, Heph and nettrace always do so.
+/**
+ * ehd_writer_format() - an output format by its name
+ * @name: "json", "jsonl", "text", "nettrace", "chrome", "heph", ...
+ * @props: gets its EHD_FORMAT_* (may be NULL)
+ *
+ * Return: its enum ehd_output_format, or -EINVAL for a name no format
+ * has.
  */
-#define EHD_WRITER_UTF8_STRICT	0x8u
-
-/* Which meta to show. */
-#define EHD_META_N			0x1u	/* JSON "n" */
-#define EHD_META_TIME			0x2u
-#define EHD_META_CPU			0x4u
-#define EHD_META_PID			0x8u
-#define EHD_META_TID			0x10u
-#define EHD_META_ID			0x20u
-#define EHD_META_VERSION		0x40u
-#define EHD_META_LEVEL			0x80u
-#define EHD_META_KEYWORD		0x100u
-#define EHD_META_OPCODE			0x200u
-#define EHD_META_TAG			0x400u
-#define EHD_META_ACTIVITY		0x800u
-#define EHD_META_RELATED_ACTIVITY	0x1000u
-#define EHD_META_PROVIDER		0x10000u
-#define EHD_META_EVENT			0x20000u
-#define EHD_META_OPTIONS		0x40000u
-#define EHD_META_FLAGS			0x80000u
-#define EHD_META_COMMON			0x100000u	/* classic common_* */
-#define EHD_META_COMM			0x200000u	/* thread, process names */
-#define EHD_META_STACK			0x400000u	/* see ehd_event_frames() */
-#define EHD_META_DEFAULT		0xffffu
-#define EHD_META_ALL			0x7fffffu
+EHD_API int ehd_writer_format(const char *name, unsigned int *props);
 
 /**
- * ehd_meta_parse() - meta bits from a list of names
- * @list: comma-separated names: n, time, cpu, pid, tid, id, version,
- *	level, keyword, opcode, tag, activity, relatedActivity, provider,
- *	event, options, flags, common, comm, stack; "default", "all" and
- *	"none" too
- *	(case does not matter)
- * @meta: gets the bits
+ * ehd_writer_format_name() - the name of an output format
+ * @format: enum ehd_output_format
  *
- * Return: 0, or -EINVAL with @meta unchanged (an unknown name).
+ * Return: its name (static), or NULL when no format has that value;
+ * the values start at 1 and have no gaps, so a loop from 1 to the first
+ * NULL lists every format.
  */
-EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
+EHD_API const char *ehd_writer_format_name(int format);
 
 struct ehd_writer;
 
@@ -239,71 +201,6 @@ EHD_API int ehd_writer_close(struct ehd_writer *w);
  */
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,
 				     uint64_t *offset);
-
-/**
- * struct ehd_writer_stats - what a writer did (@events and @bytes for
- * every format; nettrace counts @skipped to @payload_bytes, chrome
- * @unmatched to @untimed, Heph what its doc says)
- * @events: events written (Heph: event packets; an activity's start and
- *	stop make one)
- * @bytes: bytes written out
- * @skipped: events not written: larger than nettrace holds (65,535
- *	bytes of payload after conversion) or of more metadata than a row;
- *	Heph: packets over 4 GiB
- * @reordered: events older than the previous window's sequence point,
- *	written at its time (only when the input is not in time order);
- *	Heph: events before the epoch (the first event's time), written at
- *	time 0
- * @lossy: code points outside UTF-16 replaced by U+FFFD; Heph: strings
- *	and names cut to 65,535 bytes, arrays to 65,535 elements
- * @stacks_cut: stacks cut to the 8,190 frames TraceEvent reads
- * @metadata: event types (metadata rows) written
- * @header_bytes: bytes of event headers (nettrace compressed headers)
- * @payload_bytes: bytes of event payloads
- * @unmatched: activity starts and stops that pair with nothing (a
- *	start or stop without an activity id, a stop with no open start of
- *	its id on its thread), written as instant events
- * @unfinished: activities without a stop at the end of their
- *	source, ended at its last time (Heph: written with end = start
- *	when their source ended, or their id started again)
- * @split: activities begun inside another and open at its stop,
- *	ended there and begun again just after it (to keep the nesting)
- * @untimed: events without a time, put at the time of the event
- *	before them (Heph: written at time 0)
- * @utf8_replaced: ill-formed UTF-8 written as U+FFFD (one for each
- *	maximal part of an ill-formed sequence): in Chrome JSON, Heph
- *	strings and the UTF-8 strings of nettrace always, in JSON and text
- *	with EHD_WRITER_UTF8_STRICT
- * @untyped: nettrace: events whose fields need more metadata than a row
- *	holds, written as their record's fields or bytes
- * @trailing: EventHeader events whose data go on after their last field
- *	(beyond perf's padding of up to 7 zero bytes): those bytes are not
- *	written (no field declares them)
- * @fields_cut: events with a field its record does not hold (written as
- *	null) or an array cut inside an element (the part left out)
- * @lost: events lost before the writer saw them, as told by
- *	ehd_writer_add_lost()
- */
-struct ehd_writer_stats {
-	uint64_t events;
-	uint64_t bytes;
-	uint64_t skipped;
-	uint64_t reordered;
-	uint64_t lossy;
-	uint64_t stacks_cut;
-	uint64_t metadata;
-	uint64_t header_bytes;
-	uint64_t payload_bytes;
-	uint64_t unmatched;
-	uint64_t unfinished;
-	uint64_t split;
-	uint64_t untimed;
-	uint64_t utf8_replaced;
-	uint64_t untyped;
-	uint64_t trailing;
-	uint64_t fields_cut;
-	uint64_t lost;
-};
 
 /**
  * ehd_writer_stats() - counts so far
