@@ -1115,6 +1115,35 @@ static void put_nonfinite(struct ehd_buf *b, bool neg, bool nan,
 			q);
 }
 
+/*
+ * An IEEE 754 binary number: its sign, @mbits bits of stored mantissa
+ * @mant, biased exponent @bexp (@bmax for infinities and NaN, @bias the
+ * bias); @mag its magnitude as a double.
+ */
+static void put_ieee(struct ehd_buf *b, bool neg, uint64_t mant,
+		     unsigned int bexp, unsigned int bmax, int mbits, int bias,
+		     double mag, unsigned int flags)
+{
+	char dig[24];
+	int n, k;
+
+	if (bexp == bmax) {
+		put_nonfinite(b, neg, mant != 0, flags);
+		return;
+	}
+	if (!bexp && !mant) {
+		ehd__buf_puts(b, neg ? "-0" : "0");
+		return;
+	}
+	if (bexp)
+		n = shortest_digits(mant | UINT64_C(1) << mbits,
+				    (int)bexp - bias - mbits, !mant && bexp > 1,
+				    dig, &k);
+	else
+		n = shortest_digits(mant, 1 - bias - mbits, false, dig, &k);
+	put_shortest(b, neg, dig, n, k, mag);
+}
+
 /**
  * ehd__json_float() - append a 32-bit float
  * @b:     buffer
@@ -1128,29 +1157,11 @@ static void put_nonfinite(struct ehd_buf *b, bool neg, bool nan,
  */
 void ehd__json_float(struct ehd_buf *b, float v, unsigned int flags)
 {
-	uint32_t bits, mant, bexp;
-	char dig[16];
-	bool neg;
-	int n, k;
+	uint32_t bits;
 
 	memcpy(&bits, &v, sizeof(bits));
-	neg = bits >> 31;
-	mant = bits & 0x7fffff;
-	bexp = bits >> 23 & 0xff;
-	if (bexp == 0xff) {
-		put_nonfinite(b, neg, mant != 0, flags);
-		return;
-	}
-	if (!bexp && !mant) {
-		ehd__buf_puts(b, neg ? "-0" : "0");
-		return;
-	}
-	if (bexp)
-		n = shortest_digits(mant | 0x800000, (int)bexp - 150,
-				    !mant && bexp > 1, dig, &k);
-	else
-		n = shortest_digits(mant, -149, false, dig, &k);
-	put_shortest(b, neg, dig, n, k, neg ? -(double)v : (double)v);
+	put_ieee(b, bits >> 31, bits & 0x7fffff, bits >> 23 & 0xff, 0xff, 23,
+		 127, v < 0 ? -(double)v : (double)v, flags);
 }
 
 /**
@@ -1164,30 +1175,12 @@ void ehd__json_float(struct ehd_buf *b, float v, unsigned int flags)
  */
 void ehd__json_double(struct ehd_buf *b, double v, unsigned int flags)
 {
-	uint64_t bits, mant;
-	unsigned int bexp;
-	char dig[24];
-	bool neg;
-	int n, k;
+	uint64_t bits;
 
 	memcpy(&bits, &v, sizeof(bits));
-	neg = bits >> 63;
-	mant = bits & ((UINT64_C(1) << 52) - 1);
-	bexp = (unsigned int)(bits >> 52 & 0x7ff);
-	if (bexp == 0x7ff) {
-		put_nonfinite(b, neg, mant != 0, flags);
-		return;
-	}
-	if (!bexp && !mant) {
-		ehd__buf_puts(b, neg ? "-0" : "0");
-		return;
-	}
-	if (bexp)
-		n = shortest_digits(mant | UINT64_C(1) << 52, (int)bexp - 1075,
-				    !mant && bexp > 1, dig, &k);
-	else
-		n = shortest_digits(mant, -1074, false, dig, &k);
-	put_shortest(b, neg, dig, n, k, neg ? -v : v);
+	put_ieee(b, bits >> 63, bits & ((UINT64_C(1) << 52) - 1),
+		 (unsigned int)(bits >> 52 & 0x7ff), 0x7ff, 52, 1023,
+		 v < 0 ? -v : v, flags);
 }
 
 /* ---- bytes ------------------------------------------------------------ */

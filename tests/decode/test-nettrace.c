@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-nettrace.c - the nettrace writer against the writer pitfalls of
- * nettrace-notes.md §2.3 (each test names the pitfalls it covers), and the
- * strict reader refusing streams that break TraceEvent's rules.
+ * test-nettrace.c - the nettrace writer against the rules TraceEvent's
+ * reader needs (docs/nettrace-mapping.md), and the strict reader refusing
+ * streams that break them.
  *
  * Events come from the producer through the interceptor; their context
  * (time, cpu, pid, callchain) is set here. The writer's output is read
@@ -60,19 +60,19 @@ static int make_capture(void **state)
 	EH_REGISTER(other_provider);
 	EH_WRITE(nt_provider, "Hello", EH_LEVEL(4), EH_KEYWORD(0x5),
 		 EH_UINT32("u", 7), EH_STRING_UTF8("s", "hi"));
-	/* Text TraceEvent would show as Latin-1 (pitfall 14). */
+	/* Text TraceEvent would show as Latin-1. */
 	EH_WRITE(nt_provider, "Text", EH_LEVEL(4),
 		 EH_STRING_UTF8("utf8", "h\xc3\xa9llo \xe2\x98\x83 \xf0\x9f\x98\x80"),
 		 EH_STRING8("latin1", "caf\xe9"),
 		 EH_COUNTED_STRING_UTF8("counted", "\xc3\xa0 la", 5),
 		 EH_STRING32("u32", U"\U0001F600x"),
 		 EH_GUID("g", uuid));
-	/* A name TraceEvent would strip without an OpCode (pitfall 9). */
+	/* A name TraceEvent would strip without an OpCode. */
 	EH_WRITE(nt_provider, "WorkStart", EH_LEVEL(4), EH_UINT8("x", 1));
-	/* Same provider, name and id 0 but other fields (pitfall 8). */
+	/* Same provider, name and id 0 but other fields. */
 	EH_WRITE(nt_provider, "Shape", EH_LEVEL(4), EH_UINT8("a", 1));
 	EH_WRITE(nt_provider, "Shape", EH_LEVEL(4), EH_UINT16("a", 1));
-	/* Two event types with the same EventHeader id (pitfall 8). */
+	/* Two event types with the same EventHeader id. */
 	EH_WRITE(nt_provider, "IdOne", EH_LEVEL(4), EH_ID_VERSION(7, 1),
 		 EH_UINT8("a", 1));
 	EH_WRITE(nt_provider, "IdTwo", EH_LEVEL(4), EH_ID_VERSION(7, 1),
@@ -91,7 +91,7 @@ static int make_capture(void **state)
 	/* 40,000 bytes of UTF-8 become 40,000 of UTF-16: it fits. */
 	EH_WRITE(nt_provider, "Big", EH_LEVEL(4), EH_STRING_UTF8("s", big_utf8));
 	/* 60,000 bytes of ASCII, 120,000 in UTF-16: more than TraceEvent
-	 * reads (pitfall 10). */
+	 * reads. */
 	EH_WRITE(nt_provider, "Huge", EH_LEVEL(4),
 		 EH_STRING_UTF8("s", huge + 40000),
 		 EH_STRING_UTF8("t", huge + 40000));

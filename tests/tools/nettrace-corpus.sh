@@ -8,7 +8,7 @@
 #    ids, times, cpus, pids, common fields), as decoding it directly; the
 #    text form too;
 #  - structure: each converted file passes the strict reader (TraceEvent's
-#    rules, nettrace-notes.md §2.2); the interceptor capture, which has no
+#    rules, docs/nettrace-mapping.md); the interceptor capture, which has no
 #    times, gets a sync time that is not tick 0 (TraceEvent's debug build
 #    asserts on it), read from the file's bytes;
 #  - the .NET files: the number of events per provider equals what

@@ -4,7 +4,7 @@
 # system-guest.sh BUILDDIR - runs inside the test VM (see system.sh): a
 # system trace of examples/spin recorded to nettrace by ehrecord on a
 # kernel with user_events, read back with ehdecode --strict (TraceEvent's
-# reader rules, nettrace-notes.md §2.2: header and block order, no empty
+# reader rules, docs/nettrace-mapping.md: header and block order, no empty
 # event block, metadata, thread, stack and label references defined
 # before use and never redefined, sequence numbers, sorted capture-thread
 # switches, EndOfStream):

@@ -541,13 +541,8 @@ static void chrome_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
 }
 
 const struct ehd__output_ops ehd__chrome_output = {
-	.name = "chrome",
-	.format = EHD_OUT_CHROME,
-	.caps = EHD__OUT_UTF8,
-	.create = chrome_create,
-	.destroy = chrome_destroy,
-	.event = chrome_event,
-	.end = chrome_end,
-	.close = chrome_close,
+	.name = "chrome", .format = EHD_OUT_CHROME, .caps = EHD__OUT_UTF8,
+	.create = chrome_create, .destroy = chrome_destroy,
+	.event = chrome_event, .end = chrome_end, .close = chrome_close,
 	.stats = chrome_stats,
 };

@@ -183,10 +183,6 @@ static void csv_destroy(struct ehd__out *o)
 }
 
 const struct ehd__output_ops ehd__csv_output = {
-	.name = "csv",
-	.format = EHD_OUT_CSV,
-	.caps = EHD__OUT_UTF8,
-	.create = csv_create,
-	.destroy = csv_destroy,
-	.event = csv_event,
+	.name = "csv", .format = EHD_OUT_CSV, .caps = EHD__OUT_UTF8,
+	.create = csv_create, .destroy = csv_destroy, .event = csv_event,
 };

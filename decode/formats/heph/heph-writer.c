@@ -767,12 +767,7 @@ static void heph_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
 }
 
 const struct ehd__output_ops ehd__heph_output = {
-	.name = "heph",
-	.format = EHD_OUT_HEPH,
-	.props = EHD_FORMAT_BINARY,
-	.create = heph_create,
-	.destroy = heph_destroy,
-	.event = heph_event,
-	.end = heph_end,
-	.stats = heph_stats,
+	.name = "heph", .format = EHD_OUT_HEPH, .props = EHD_FORMAT_BINARY,
+	.create = heph_create, .destroy = heph_destroy, .event = heph_event,
+	.end = heph_end, .stats = heph_stats,
 };

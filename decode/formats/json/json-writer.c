@@ -93,14 +93,9 @@ static int document_close(struct ehd__out *o,
 }
 
 const struct ehd__output_ops ehd__json_output = {
-	.name = "json",
-	.format = EHD_OUT_JSON,
-	.caps = EHD__OUT_UTF8_OPT,
-	.create = document_create,
-	.destroy = json_destroy,
-	.begin = document_begin,
-	.event = document_event,
-	.end = document_end,
+	.name = "json", .format = EHD_OUT_JSON, .caps = EHD__OUT_UTF8_OPT,
+	.create = document_create, .destroy = json_destroy,
+	.begin = document_begin, .event = document_event, .end = document_end,
 	.close = document_close,
 };
 
@@ -117,10 +112,6 @@ static int lines_event(struct ehd__out *o, const struct ehd_event *ev,
 }
 
 const struct ehd__output_ops ehd__jsonl_output = {
-	.name = "jsonl",
-	.format = EHD_OUT_JSONL,
-	.caps = EHD__OUT_UTF8_OPT,
-	.create = json_create,
-	.destroy = json_destroy,
-	.event = lines_event,
+	.name = "jsonl", .format = EHD_OUT_JSONL, .caps = EHD__OUT_UTF8_OPT,
+	.create = json_create, .destroy = json_destroy, .event = lines_event,
 };

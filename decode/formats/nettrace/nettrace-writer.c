@@ -10,7 +10,8 @@
  * sequence point ends their validity). Memory is one window plus the
  * event types and threads seen.
  *
- * TraceEvent's reader rules (nettrace-notes.md §2.3) shape the rest:
+ * TraceEvent's reader rules (docs/nettrace-mapping.md, "What TraceEvent
+ * needs") shape the rest:
  *  - the stream header and Trace block come first (the Trace block is
  *    written with the first window, whose first event gives the sync
  *    time), EndOfStream last; no Event block is empty;
@@ -1903,16 +1904,10 @@ static void nettrace_add_lost(struct ehd__out *o, uint64_t n)
 }
 
 const struct ehd__output_ops ehd__nettrace_output = {
-	.name = "nettrace",
-	.format = EHD_OUT_NETTRACE,
-	.caps = EHD__OUT_OWN_IO,
+	.name = "nettrace", .format = EHD_OUT_NETTRACE, .caps = EHD__OUT_OWN_IO,
 	.props = EHD_FORMAT_BINARY | EHD_FORMAT_RECORDS_ONLY,
-	.create = nettrace_create,
-	.destroy = nettrace_destroy,
-	.begin = nettrace_begin,
-	.event = nettrace_event,
-	.flush = nettrace_flush,
-	.close = nettrace_close,
-	.stats = nettrace_stats,
-	.add_lost = nettrace_add_lost,
+	.create = nettrace_create, .destroy = nettrace_destroy,
+	.begin = nettrace_begin, .event = nettrace_event,
+	.flush = nettrace_flush, .close = nettrace_close,
+	.stats = nettrace_stats, .add_lost = nettrace_add_lost,
 };

@@ -118,8 +118,6 @@ static int text_event(struct ehd__out *o, const struct ehd_event *ev,
 }
 
 const struct ehd__output_ops ehd__text_output = {
-	.name = "text",
-	.format = EHD_OUT_TEXT,
-	.caps = EHD__OUT_UTF8_OPT,
+	.name = "text", .format = EHD_OUT_TEXT, .caps = EHD__OUT_UTF8_OPT,
 	.event = text_event,
 };
