@@ -798,6 +798,11 @@ int ehd__nt_add_metadata(struct ehd__nt *nt, const uint8_t *row, size_t len,
 		case EHD__NT_OPT_VERSION:
 			err = get_uint(nt, &opt, 1, &v, "version");
 			m->version = (uint8_t)v;
+			/* TraceLog asserts Version <= 10 || Version == 255. */
+			if (!err && nt->strict && v > 10 && v != 255)
+				err = ehd__nt_fail(nt, -EBADMSG, at,
+						   "metadata %u: version %u (TraceLog takes 0 to 10 and 255)",
+						   m->id, (unsigned int)v);
 			break;
 		default:
 			err = ehd__nt_fail(nt, -EBADMSG, at,

@@ -590,6 +590,9 @@ struct identity {
 	bool fixed_id;			/* ... and no other will do */
 };
 
+/* The largest event version TraceLog takes (but for 255). */
+#define NT_VERSION_MAX 10
+
 /* The metadata row of type @idx (id idx + 1), into w->rows. */
 static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
 {
@@ -619,7 +622,11 @@ static int put_row(struct ehd__ntw *w, size_t idx, const struct identity *id)
 			ehd__buf_putc(b, EHD__NT_OPT_LEVEL);
 			ehd__buf_putc(b, (char)h->level);
 		}
-		if (h->version) {
+		/*
+		 * TraceLog asserts that a version is at most 10 (or 255):
+		 * a larger one stays in "ehd:header" only.
+		 */
+		if (h->version && h->version <= NT_VERSION_MAX) {
 			ehd__buf_putc(b, EHD__NT_OPT_VERSION);
 			ehd__buf_putc(b, (char)h->version);
 		}
