@@ -139,11 +139,6 @@ static inline size_t ehd__nt_put_varuint(uint8_t *p, uint64_t v)
 	return n;
 }
 
-static inline uint64_t ehd__nt_zigzag(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
 static inline int64_t ehd__nt_unzigzag(uint64_t v)
 {
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);

@@ -1487,11 +1487,6 @@ static void trace_keys(struct ehd__nt *nt)
 	in->clock_offset = nt->sync_utc_ns - nt->sync_ticks;
 }
 
-unsigned int ehd__nt_version(const struct ehd__nt *nt)
-{
-	return nt->version;
-}
-
 void ehd__nt_trace_info(const struct ehd__nt *nt, struct ehd_trace_info *info)
 {
 	*info = nt->info;

@@ -42,8 +42,7 @@ void ehd__nt_free(struct ehd__nt *nt);
 /* 1 with an event (valid until the next call), 0 at the end, or < 0. */
 int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev);
 
-/* Format version (3..6), trace information, events counted lost. */
-unsigned int ehd__nt_version(const struct ehd__nt *nt);
+/* Trace information, events counted lost. */
 void ehd__nt_trace_info(const struct ehd__nt *nt, struct ehd_trace_info *info);
 uint64_t ehd__nt_lost(const struct ehd__nt *nt);
 /* Rows skipped as malformed, events with a dangling reference. */

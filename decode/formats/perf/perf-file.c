@@ -2132,11 +2132,6 @@ int ehd__perf_feature(const struct ehd__perf_file *f, unsigned int feat,
 	return 0;
 }
 
-uint64_t ehd__perf_pos(const struct ehd__perf_file *f)
-{
-	return in_pos(f);
-}
-
 const char *ehd__perf_error(const struct ehd__perf_file *f, uint64_t *offset)
 {
 	if (offset)

@@ -499,14 +499,6 @@ int ehd__perf_feature(const struct ehd__perf_file *f, unsigned int feat,
 		      const void **data, size_t *size);
 
 /**
- * ehd__perf_pos() - where the input is
- * @f: the reader
- *
- * Return: file offset of the next byte to be read.
- */
-uint64_t ehd__perf_pos(const struct ehd__perf_file *f);
-
-/**
  * ehd__perf_error() - why the last call failed
  * @f: the reader
  * @offset: gets the file offset where the failure was found (may be NULL)
