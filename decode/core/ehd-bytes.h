@@ -30,20 +30,16 @@ static inline uint64_t ehd__load_uint(const uint8_t *p, unsigned int size,
 }
 
 /*
- * Are the @n bytes at @p, after an event's last field, more than the
- * padding perf adds to a raw sample (up to 7 zero bytes)? Then they are
- * data no field declares, which no reader shows.
+ * Are the @n bytes after an event's last field more than the padding
+ * perf adds to a raw sample? perf pads raw data to 8 bytes (with the
+ * u32 size before it) and leaves the padding as the ring held it (in a
+ * ring that has wrapped, bytes of earlier records), so up to 7 bytes of
+ * any value are padding; more are data no field declares, which no
+ * reader shows.
  */
-static inline bool ehd__extra_bytes(const uint8_t *p, size_t n)
+static inline bool ehd__extra_bytes(size_t n)
 {
-	size_t i;
-
-	if (n > 7)
-		return true;
-	for (i = 0; i < n; i++)
-		if (p[i])
-			return true;
-	return false;
+	return n > 7;
 }
 
 #endif /* EHD_BYTES_H */

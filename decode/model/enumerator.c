@@ -922,9 +922,7 @@ EHD_API size_t ehd_enum_trailing(struct ehd_enum *en)
 
 bool ehd__enum_extra(struct ehd_enum *en)
 {
-	size_t n = ehd_enum_trailing(en);
-
-	return n && ehd__extra_bytes(en->data + en->pos, n);
+	return ehd__extra_bytes(ehd_enum_trailing(en));
 }
 
 void ehd__enum_note_cut(struct ehd_enum *en)

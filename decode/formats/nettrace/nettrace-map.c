@@ -969,8 +969,7 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 			return bad(&r, "payload shorter than its fields");
 		}
 		ehd__buf_put(out, src, m->fixed_size);
-		res->extra = ehd__extra_bytes(src + m->fixed_size,
-					      size - m->fixed_size);
+		res->extra = ehd__extra_bytes(size - m->fixed_size);
 		return out->err;
 	}
 	if (m->nops == 1 && m->ops[0].code == OP_LSTR && m->ops[0].counted) {
@@ -985,7 +984,7 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 	if (!err && m->tail)
 		ehd__buf_put(out, src + r.pos, size - r.pos);
 	else if (!err)
-		res->extra = ehd__extra_bytes(src + r.pos, size - r.pos);
+		res->extra = ehd__extra_bytes(size - r.pos);
 	if (!out->err && out->len)
 		out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
 	if (!err && out->len - start > PAYLOAD_MAX)

@@ -163,7 +163,7 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  * @untyped: nettrace: events whose fields need more metadata than a row
  *	holds, written as their record's fields or bytes
  * @trailing: EventHeader events whose data go on after their last field
- *	(beyond perf's padding of up to 7 zero bytes): those bytes are not
+ *	(more than the up to 7 bytes of perf's padding): those bytes are not
  *	written (no field declares them)
  * @fields_cut: events with a field its record does not hold (written as
  *	null) or an array cut inside an element (the part left out)
