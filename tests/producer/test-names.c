@@ -292,6 +292,83 @@ static void test_format_layout(void **state)
 			 sizeof(void *) == 8 ? EH_ENC_VALUE64 : EH_ENC_VALUE32);
 }
 
+/* eh_parse_tracepoint_name() undoes eh_format_tracepoint_name(). */
+static void test_parse(void **state)
+{
+	static const struct {
+		const char *name;
+		int ok;
+		size_t provider_len;
+		uint8_t level;
+		uint64_t keyword;
+		const char *options;
+	} t[] = {
+		{ "MyProvider_L4K1", 1, 10, 4, 1, "" },
+		{ "MyProvider_L5K0Gmygroup", 1, 10, 5, 0, "Gmygroup" },
+		{ "My_Provider_L4Kff", 1, 11, 4, 0xff, "" },
+		{ "A_L1K1_L4K1", 1, 6, 4, 1, "" },	/* the last '_' */
+		{ "P_LffKffffffffffffffff", 1, 1, 0xff,
+		  UINT64_C(0xffffffffffffffff), "" },
+		{ "P_L04K0001", 1, 1, 4, 1, "" },	/* leading zeros */
+		{ "P_L1K2AbcG1", 1, 1, 1, 2, "AbcG1" },	/* any options */
+		{ "P_L1K2G", 1, 1, 1, 2, "G" },
+		{ "P_L100K1", 0, 0, 0, 0, NULL },	/* level over ff */
+		{ "P_L1K10000000000000000", 0, 0, 0, 0, NULL },	/* 17 digits */
+		{ "P_LaKFF", 0, 0, 0, 0, NULL },	/* uppercase keyword */
+		{ "P_LAK1", 0, 0, 0, 0, NULL },		/* uppercase level */
+		{ "P_L4K1g", 0, 0, 0, 0, NULL },	/* option not uppercase */
+		{ "P_L4K1Gmy-group", 0, 0, 0, 0, NULL },
+		{ "P_L4K", 0, 0, 0, 0, NULL },
+		{ "P_LK1", 0, 0, 0, 0, NULL },
+		{ "P_L4", 0, 0, 0, 0, NULL },
+		{ "_L4K1", 0, 0, 0, 0, NULL },		/* no provider */
+		{ "MyProvider", 0, 0, 0, 0, NULL },
+		{ "sched_switch", 0, 0, 0, 0, NULL },
+		{ "", 0, 0, 0, 0, NULL },
+	};
+	char name[EH_NAME_MAX + 8];
+	const char *options;
+	uint64_t keyword;
+	size_t i, plen;
+	uint8_t level;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		plen = 12345;
+		level = 77;
+		keyword = 77;
+		options = NULL;
+		assert_int_equal(eh_parse_tracepoint_name(t[i].name, &plen,
+							  &level, &keyword,
+							  &options), t[i].ok);
+		if (!t[i].ok) {
+			/* nothing is set */
+			assert_int_equal(plen, 12345);
+			assert_int_equal(level, 77);
+			assert_null(options);
+			continue;
+		}
+		assert_int_equal(plen, t[i].provider_len);
+		assert_int_equal(level, t[i].level);
+		assert_true(keyword == t[i].keyword);
+		assert_string_equal(options, t[i].options);
+	}
+	/* Every out pointer may be NULL. */
+	assert_int_equal(eh_parse_tracepoint_name("P_L1K1", NULL, NULL, NULL,
+						  NULL), 1);
+	/* Round trip, and the length limit. */
+	eh_format_tracepoint_name(name, sizeof(name), rep('p', 234), 255,
+				  UINT64_C(0xffffffffffffffff), NULL);
+	assert_int_equal(eh_parse_tracepoint_name(name, &plen, &level,
+						  &keyword, &options), 1);
+	assert_int_equal(plen, 234);
+	assert_int_equal(level, 255);
+	eh_format_tracepoint_name(name, sizeof(name), rep('p', 235), 255,
+				  UINT64_C(0xffffffffffffffff), NULL);
+	assert_int_equal(eh_parse_tracepoint_name(name, NULL, NULL, NULL,
+						  NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_command_fits),
 		cmocka_unit_test(test_format_layout),
+		cmocka_unit_test(test_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -287,6 +287,78 @@ static inline int eh_format_tracepoint_name(char *buf, size_t size,
 }
 
 /**
+ * eh_parse_tracepoint_name() - split "<provider>_L<level>K<keyword><options>"
+ * @name: a tracepoint name (without "user_events:")
+ * @provider_len: out: the length of the provider name, or NULL
+ * @level: out: the level, or NULL
+ * @keyword: out: the keyword, or NULL
+ * @options: out: the options after the keyword, "" for none (a pointer
+ *	into @name), or NULL
+ *
+ * The inverse of eh_format_tracepoint_name(), with the rules decoders
+ * read names by: the provider is everything before the last '_' (not
+ * empty), then 'L' and the level (lowercase hex, at most ff), 'K' and the
+ * keyword (lowercase hex, at most 16 digits), then options, each an
+ * uppercase letter followed by [0-9a-z]*; the name is shorter than
+ * EH_NAME_MAX. Leading zeros are accepted: the name a program registers
+ * has none (format the parts again to get it).
+ *
+ * Return: 1 if @name is an EventHeader tracepoint name, else 0 (and the
+ * out values are not set).
+ */
+static inline int eh_parse_tracepoint_name(const char *name,
+					   size_t *provider_len,
+					   uint8_t *level, uint64_t *keyword,
+					   const char **options)
+{
+	const char *us = NULL, *s, *opts;
+	uint64_t v[2];
+	size_t len;
+	int i, digits;
+
+	for (s = name; *s; s++)
+		if (*s == '_')
+			us = s;
+	len = (size_t)(s - name);
+	if (!us || us == name || len >= (size_t)EH_NAME_MAX)
+		return 0;
+	s = us + 1;
+	for (i = 0; i < 2; i++) {
+		if (*s++ != (i ? 'K' : 'L'))
+			return 0;
+		v[i] = 0;
+		for (digits = 0; (*s >= '0' && *s <= '9') ||
+				 (*s >= 'a' && *s <= 'f'); s++, digits++) {
+			if (digits == 16)
+				return 0;
+			v[i] = v[i] << 4 | (uint64_t)(*s <= '9' ? *s - '0' :
+						      *s - 'a' + 10);
+		}
+		if (!digits)
+			return 0;
+	}
+	if (v[0] > 0xff)
+		return 0;
+	opts = s;
+	while (*s) {
+		if (*s < 'A' || *s > 'Z')
+			return 0;
+		for (s++; (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9');
+		     s++)
+			;
+	}
+	if (provider_len)
+		*provider_len = (size_t)(us - name);
+	if (level)
+		*level = (uint8_t)v[0];
+	if (keyword)
+		*keyword = v[1];
+	if (options)
+		*options = opts;
+	return 1;
+}
+
+/**
  * eh_tracepoint_name_fits() - will every tracepoint name of a provider fit?
  * @name: provider name
  * @options: its options ("" or "G<group>"), or NULL
