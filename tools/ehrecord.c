@@ -5,6 +5,8 @@
  *
  * Option parsing and messages only: collection is libehdecode's session,
  * output its writer (nettrace) or the session's own stream (perf.data).
+ * The options that record nothing are list.c (--list), check.c (--check)
+ * and register.c (--register, --unregister).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +21,11 @@
 #include <ehdecode/session.h>
 #include <ehdecode/writer.h>
 
+#include "check.h"
+#include "list.h"
 #include "live.h"
 #include "output.h"
+#include "register.h"
 #include "report.h"
 
 static const char *prog = "ehrecord";
@@ -32,6 +37,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]... -e SPEC [-e SPEC]... [-- COMMAND [ARG]...]\n"
+"  or:  %s --list[=all] [-F jsonl] [PATTERN]\n"
+"  or:  %s --check [-F jsonl] [-- COMMAND [ARG]...]\n"
+"  or:  %s --register [--persist [--wait]] SPEC...\n"
+"  or:  %s --unregister SPEC...\n"
 "Record the events of tracepoints, from every process, to a file: EventHeader\n"
 "events (user_events written with libeventheader) and classic tracepoints.\n"
 "With COMMAND, it is started once recording is armed, and recording stops\n"
@@ -59,6 +68,8 @@ static void usage(FILE *f)
 "  -F, --format=FORMAT  nettrace  nettrace v6, for PerfView and TraceEvent\n"
 "                              (the default)\n"
 "                       perf   perf.data, for perf script and ehdecode\n"
+"                       With --list or --check: text (the default) or\n"
+"                       jsonl, a JSON object a line\n"
 "  -g, --call-graph     record the user and kernel call chain of each event\n"
 LIVE_HELP_SYSTEM
 "      --circular       flight recorder: keep only the newest events (as many\n"
@@ -79,13 +90,36 @@ LIVE_HELP_SYSTEM
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
+"Without recording:\n"
+"      --list[=all]     list the user_events tracepoints that exist now, with\n"
+"                       provider, level, keyword and group decoded and the\n"
+"                       consumers that have each enabled; =all adds every\n"
+"                       classic tracepoint. PATTERN, a SPEC or a glob\n"
+"                       ('MyCompany_*'), keeps those it names\n"
+"      --check          a line for each thing recording needs (kernel,\n"
+"                       tracefs, user_events, permissions, kernel symbols)\n"
+"                       and the fix of what fails; with COMMAND, whether its\n"
+"                       program has frame pointers for stacks\n"
+"      --register       register the EventHeader tracepoints SPEC... (full\n"
+"                       names, Provider_L4K1) as programs do, print their\n"
+"                       perf names, and hold them until SIGINT or SIGTERM:\n"
+"                       perf record -e user_events:NAME can then start\n"
+"                       before the program\n"
+"      --persist        with --register: the kernel keeps them after\n"
+"                       ehrecord ends, which it does at once (needs\n"
+"                       CAP_PERFMON)\n"
+"      --wait           with --persist: hold them until SIGINT or SIGTERM\n"
+"                       all the same\n"
+"      --unregister     remove the persistent tracepoints SPEC...\n"
+"\n"
 "On a terminal, a status line on standard error shows the time, events, losses\n"
 "and bytes written. Events lost because a ring was full are counted by CPU at\n"
 "the end.\n"
 "\n"
 "Exit status: 0 when the file was written; 1 when recording failed (the reason\n"
-"is on standard error); 2 for a usage error.\n",
-		prog);
+"is on standard error); 2 for a usage error. --check: 0 when recording can\n"
+"work here, else 1. --list, --register, --unregister: 0, or 1 on a failure.\n",
+		prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -113,11 +147,104 @@ static bool system_trace(const struct live_opts *lo)
 	return false;
 }
 
+/* What a run does: record, or one of the options that record nothing. */
+enum mode { MODE_RECORD, MODE_LIST, MODE_CHECK, MODE_REGISTER,
+	    MODE_UNREGISTER };
+
+static const char *const mode_option[] = {
+	NULL, "--list", "--check", "--register", "--unregister",
+};
+
+struct other {
+	enum mode mode;
+	const char *format;	/* -F as given, or NULL */
+	bool recording;		/* an option only recording takes was given */
+	bool list_all;
+	bool persist;
+	bool wait;
+};
+
+/* --list, --check, --register, --unregister: their arguments, then them. */
+static int run_other(const struct other *o, int argc, char **argv)
+{
+	char **args = argv + optind;
+	size_t nargs = (size_t)(argc - optind), i;
+	const char *why, *name;
+	bool jsonl = false;
+
+	if (o->recording)
+		return usage_error("options that are for recording do not go with it",
+				   mode_option[o->mode]);
+	if ((o->persist || o->wait) && o->mode != MODE_REGISTER)
+		return usage_error("--persist and --wait go with --register",
+				   NULL);
+	if (o->format && o->mode != MODE_LIST && o->mode != MODE_CHECK)
+		return usage_error("-F goes with --list or --check, or recording",
+				   o->format);
+	if (o->format && !strcmp(o->format, "jsonl"))
+		jsonl = true;
+	else if (o->format && strcmp(o->format, "text"))
+		return usage_error("unknown format for --list and --check (text or jsonl)",
+				   o->format);
+	switch (o->mode) {
+	case MODE_LIST: {
+		struct list_opts lo = {
+			.prog = prog,
+			.pattern = nargs ? args[0] : NULL,
+			.all = o->list_all,
+			.jsonl = jsonl,
+		};
+
+		if (nargs > 1)
+			return usage_error("--list takes one PATTERN", args[1]);
+		return list_run(&lo);
+	}
+	case MODE_CHECK:
+		return check_run(prog, jsonl, nargs ? args : NULL);
+	case MODE_REGISTER:
+		if (!nargs)
+			return usage_error("--register needs a SPEC (Provider_L<level>K<keyword>)",
+					   NULL);
+		for (i = 0; i < nargs; i++)
+			if ((why = register_spec_error(args[i])))
+				return usage_error(why, args[i]);
+		return register_run(prog, args, nargs, o->persist, o->wait);
+	default:
+		if (!nargs)
+			return usage_error("--unregister needs a SPEC (Provider_L<level>K<keyword>)",
+					   NULL);
+		for (i = 0; i < nargs; i++) {
+			name = ue_spec_name(args[i]);
+			if (!name || !*name || strpbrk(name, " \t:;/"))
+				return usage_error("not a user_events tracepoint name",
+						   args[i]);
+		}
+		return unregister_run(prog, args, nargs);
+	}
+}
+
+static int set_mode(struct other *o, enum mode mode)
+{
+	if (o->mode != MODE_RECORD && o->mode != mode)
+		return usage_error("--list, --check, --register and --unregister go one at a time",
+				   mode_option[mode]);
+	o->mode = mode;
+	return 0;
+}
+
 static int run(int argc, char **argv, struct live_opts *lo)
 {
-	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK };
+	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK, OPT_LIST,
+	       OPT_CHECK, OPT_REGISTER, OPT_PERSIST, OPT_WAIT,
+	       OPT_UNREGISTER };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
+		{ "list", optional_argument, NULL, OPT_LIST },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "register", no_argument, NULL, OPT_REGISTER },
+		{ "persist", no_argument, NULL, OPT_PERSIST },
+		{ "wait", no_argument, NULL, OPT_WAIT },
+		{ "unregister", no_argument, NULL, OPT_UNREGISTER },
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "call-graph", no_argument, NULL, 'g' },
@@ -135,6 +262,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	char *dir = NULL;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
 	bool perf = false, started = false;
+	struct other other = { MODE_RECORD, NULL, false, false, false, false };
 	struct live l;
 	const char *why;
 	int c, k, ret, err;
@@ -146,28 +274,54 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		k = live_option(lo, c, optarg, &why);
 		if (k < 0)
 			return usage_error(why, optarg);
-		if (k)
+		if (k) {
+			other.recording = true;
 			continue;
+		}
 		switch (c) {
 		case 'o':
 			output = optarg;
+			other.recording = true;
 			break;
 		case 'F':
-			if (!strcmp(optarg, "nettrace"))
-				perf = false;
-			else if (!strcmp(optarg, "perf"))
-				perf = true;
-			else
-				return usage_error("unknown format (nettrace or perf)",
-						   optarg);
+			other.format = optarg;
 			break;
 		case 'g':
 			lo->flags |= EHD_SESSION_CALLCHAIN;
+			other.recording = true;
 			break;
 		case OPT_CIRCULAR:
 			lo->flags |= EHD_SESSION_CIRCULAR;
+			other.recording = true;
+			break;
+		case OPT_LIST:
+			if (optarg && strcmp(optarg, "all"))
+				return usage_error("--list takes =all or nothing",
+						   optarg);
+			other.list_all = optarg != NULL;
+			if (set_mode(&other, MODE_LIST))
+				return 2;
+			break;
+		case OPT_CHECK:
+			if (set_mode(&other, MODE_CHECK))
+				return 2;
+			break;
+		case OPT_REGISTER:
+			if (set_mode(&other, MODE_REGISTER))
+				return 2;
+			break;
+		case OPT_UNREGISTER:
+			if (set_mode(&other, MODE_UNREGISTER))
+				return 2;
+			break;
+		case OPT_PERSIST:
+			other.persist = true;
+			break;
+		case OPT_WAIT:
+			other.wait = true;
 			break;
 		case OPT_CLOCK:
+			other.recording = true;
 			if (!strcmp(optarg, "monotonic_raw"))
 				lo->flags |= EHD_SESSION_CLOCK_RAW;
 			else if (strcmp(optarg, "monotonic"))
@@ -175,6 +329,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 						   optarg);
 			break;
 		case OPT_SPOOL_DISK:
+			other.recording = true;
 			if (live_size(optarg, 1ull << 50, &spool_disk))
 				return usage_error("bad size (0 for none, or a number with a K, M or G suffix)",
 						   optarg);
@@ -194,6 +349,16 @@ static int run(int argc, char **argv, struct live_opts *lo)
 			return 2;
 		}
 	}
+	if (other.mode != MODE_RECORD)
+		return run_other(&other, argc, argv);
+	if (other.persist || other.wait)
+		return usage_error("--persist and --wait go with --register",
+				   NULL);
+	if (other.format && !strcmp(other.format, "perf"))
+		perf = true;
+	else if (other.format && strcmp(other.format, "nettrace"))
+		return usage_error("unknown format (nettrace or perf)",
+				   other.format);
 	if (!lo->live)
 		return usage_error("nothing to record: give -e SPEC, --cpu-sampling or --off-cpu",
 				   NULL);
