@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "list.h"
 
 enum state { ST_OK, ST_WARN, ST_FAIL, ST_SKIP };
 
@@ -32,22 +33,6 @@ struct ctx {
 	bool jsonl;
 	int fails;
 };
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 /* One line: STATE WHAT: DETAIL[; fix: FIX] */
 static void __attribute__((format(printf, 5, 6)))
@@ -64,12 +49,12 @@ say(struct ctx *c, enum state st, const char *what, const char *fix,
 		c->fails++;
 	if (c->jsonl) {
 		printf("{\"check\":");
-		json_string(what);
+		print_json_string(what, strlen(what));
 		printf(",\"state\":\"%s\",\"detail\":", state_text[st]);
-		json_string(detail);
+		print_json_string(detail, strlen(detail));
 		if (fix && st != ST_OK) {
 			printf(",\"fix\":");
-			json_string(fix);
+			print_json_string(fix, strlen(fix));
 		}
 		printf("}\n");
 		return;

@@ -315,7 +315,8 @@ static const char *option(const char *options, char letter, size_t *len)
 	return NULL;
 }
 
-static void json_string(const char *s, size_t n)
+/* @n bytes at @s as a JSON string on standard output. */
+void print_json_string(const char *s, size_t n)
 {
 	putchar('"');
 	for (; n--; s++) {
@@ -355,22 +356,22 @@ static void print_jsonl(const struct row *w)
 
 	snprintf(full, sizeof(full), "%s:%s", w->system, w->name);
 	printf("{\"tracepoint\":");
-	json_string(full, strlen(full));
+	print_json_string(full, strlen(full));
 	printf(",\"system\":");
-	json_string(w->system, strlen(w->system));
+	print_json_string(w->system, strlen(w->system));
 	printf(",\"name\":");
-	json_string(w->name, strlen(w->name));
+	print_json_string(w->name, strlen(w->name));
 	printf(",\"eventheader\":%s", w->eventheader ? "true" : "false");
 	if (w->eventheader) {
 		printf(",\"provider\":");
-		json_string(w->name, w->provider_len);
+		print_json_string(w->name, w->provider_len);
 		printf(",\"level\":%u,\"keyword\":\"0x%" PRIX64 "\"", w->level,
 		       w->keyword);
 		group = option(w->options, 'G', &glen);
 		printf(",\"group\":");
-		json_string(group ? group : "", glen);
+		print_json_string(group ? group : "", glen);
 		printf(",\"options\":");
-		json_string(w->options, strlen(w->options));
+		print_json_string(w->options, strlen(w->options));
 	}
 	if (w->user) {
 		printf(",\"enabled\":%s,\"consumers\":", w->used ? "true" : "false");

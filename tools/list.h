@@ -25,6 +25,9 @@ struct list_opts {
 /* List what @o asks for; the exit status (0, or 1 said on stderr). */
 int list_run(const struct list_opts *o);
 
+/* @n bytes at @s as a JSON string on standard output. */
+void print_json_string(const char *s, size_t n);
+
 /* Consumers of a user_events tracepoint (its user_events_status line). */
 #define UE_USED_FTRACE 0x1
 #define UE_USED_PERF 0x2	/* perf, ehrecord, ehdecode -e, eBPF */
