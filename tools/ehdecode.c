@@ -45,6 +45,7 @@ static void usage(FILE *f)
 "                       fields level, opcode, id, tag, version and\n"
 "                       eventheader_flags: \"id == 7 && opcode != 2\"\n"
 "      --buffer-size=KiB  ring buffer per CPU (default 1024)\n"
+"      --duration=SECONDS  stop after SECONDS (2, 0.5), as a signal does\n"
 "      --spool-size=SIZE  how much collected data may wait for decoding in\n"
 "                       memory (default 64M, with a K, M or G suffix)\n"
 LIVE_HELP_SYSTEM
@@ -365,8 +366,9 @@ static int run(int argc, char **argv, struct live_opts *live)
 		o.reader_flags |= EHD_READER_SYSTEM;
 		live->live = true;
 	}
-	if (!live->live && (live->filter || live->buffer || live->spool_mem))
-		return usage_error("--filter, --buffer-size and --spool-size need -e",
+	if (!live->live && (live->filter || live->buffer || live->spool_mem ||
+			    live->duration))
+		return usage_error("--filter, --buffer-size, --spool-size and --duration need -e",
 				   NULL);
 	if (optind == argc && !live->live)
 		return usage_error("no input file (use - for standard input)", NULL);

@@ -168,6 +168,15 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 		o->live = true;
 		o->off_cpu = true;
 		return 1;
+	case LIVE_OPT_DURATION:
+		errno = 0;
+		o->duration = strtod(arg, &end);
+		if (errno || end == arg || *end || !(o->duration > 0) ||
+		    o->duration > 1e9) {
+			*why = "bad duration (seconds, more than 0, such as 2 or 0.5)";
+			return -1;
+		}
+		return 1;
 	default:
 		return 0;
 	}
@@ -307,6 +316,9 @@ bool live_running(struct live *l)
 	int status;
 
 	if (l->stopped || stop_signals)
+		return false;
+	/* --duration stops as a signal does (polls wake every 100 ms). */
+	if (l->o->duration && now() - l->started >= l->o->duration)
 		return false;
 	if (l->child && waitpid(l->child, &status, WNOHANG) == l->child) {
 		l->child = 0;

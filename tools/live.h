@@ -48,6 +48,7 @@ struct live_opts {
 	size_t spool_mem;	/* --spool-size; 0: the library's default */
 	uint64_t spool_disk;	/* --spool-disk */
 	const char *spool_dir;	/* where the spool's file goes, or NULL */
+	double duration;	/* --duration in seconds, 0 for none */
 };
 
 struct live {
@@ -72,6 +73,7 @@ struct live {
 #define LIVE_OPT_OFF_CPU 0x4c04
 #define LIVE_OPT_STACKS 0x4c05
 #define LIVE_OPT_SPOOL 0x4c06
+#define LIVE_OPT_DURATION 0x4c07
 #define LIVE_LONGOPTS \
 	{ "event", required_argument, NULL, 'e' }, \
 	{ "stacks", no_argument, NULL, LIVE_OPT_STACKS }, \
@@ -79,7 +81,8 @@ struct live {
 	{ "buffer-size", required_argument, NULL, LIVE_OPT_BUFFER }, \
 	{ "spool-size", required_argument, NULL, LIVE_OPT_SPOOL }, \
 	{ "cpu-sampling", optional_argument, NULL, LIVE_OPT_SAMPLING }, \
-	{ "off-cpu", no_argument, NULL, LIVE_OPT_OFF_CPU }
+	{ "off-cpu", no_argument, NULL, LIVE_OPT_OFF_CPU }, \
+	{ "duration", required_argument, NULL, LIVE_OPT_DURATION }
 
 /* The help text of those options. */
 #define LIVE_HELP_SYSTEM \

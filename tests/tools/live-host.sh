@@ -8,6 +8,8 @@
 #    pid, and the thread names (-m comm) before and after each exec; perf
 #    script reads the perf.data; FILE.old, -g and --clock as perf sees them;
 #  - the same live with ehdecode -e ... -- COMMAND;
+#  - --duration ends a recording in time with a complete file (both
+#    formats, and ehdecode -e), even while COMMAND still runs;
 #  - without permission (uid 65534) or without tracefs (a mount namespace
 #    without it): one line saying what is missing, exit 1.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
@@ -43,6 +45,9 @@ cli "ehrecord --clock bad" 2 "$rec" --clock bad -e x
 cli "ehrecord -e 'a b'" 1 "$rec" -o "$tmp/x" -e 'a b'
 grep -q "bad spec" "$tmp/err" || bad "bad spec: $(cat "$tmp/err")"
 cli "ehdecode --filter without -e" 2 "$dec" --filter 'id == 1' x
+cli "ehrecord --duration 0" 2 "$rec" --duration 0 -e x
+cli "ehrecord --duration -1" 2 "$rec" --duration -1 -e x
+cli "ehdecode --duration without -e" 2 "$dec" --duration 1 x
 cli "ehdecode --help names -e" 0 "$dec" --help
 grep -q -- "--event=SPEC" "$tmp/out" || bad "ehdecode --help without -e"
 
@@ -63,6 +68,36 @@ want() {
 		grep -E '"pid":'"$pid"'[,}]' "$2" | head -n 5
 	fi
 }
+
+# --duration: stops as a signal does, with a complete file, whatever the
+# command does (sleep 30 here); both formats and ehdecode -e.
+took() {	# took LABEL LIMIT COMMAND...: exit 0 within LIMIT seconds
+	local label=$1 limit=$2 s e rc
+	shift 2
+	s=$(date +%s%N)
+	"$@" >"$tmp/dur.out" 2>"$tmp/err"
+	rc=$?
+	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	if [ $rc = 0 ] && [ $e -le $((limit * 1000)) ]; then
+		ok "$label: exit 0 after $e ms"
+	else
+		bad "$label: exit $rc after $e ms (limit ${limit}s): $(head -n 2 "$tmp/err")"
+	fi
+}
+took "ehrecord --duration 2 -- sleep 30" 3 \
+	"$rec" -q --duration 2 -e sched:sched_switch -o "$tmp/dur.nettrace" -- sleep 30
+"$dec" --strict -F jsonl "$tmp/dur.nettrace" >"$tmp/dur.jsonl" 2>"$tmp/err" &&
+	grep -q '"n":"sched:sched_switch"' "$tmp/dur.jsonl" &&
+	ok "--duration: a complete nettrace file with events" ||
+	bad "--duration: nettrace file: $(head -n 2 "$tmp/err")"
+took "ehrecord -F perf --duration 0.5" 2 \
+	"$rec" -q -F perf --duration 0.5 -e sched:sched_switch -o "$tmp/dur.data"
+"$dec" --strict -F jsonl "$tmp/dur.data" >/dev/null 2>"$tmp/err" &&
+	ok "--duration: a complete perf.data" ||
+	bad "--duration: perf.data: $(head -n 2 "$tmp/err")"
+took "ehdecode -e --duration 1" 2 "$dec" -F jsonl --duration 1 -e sched:sched_switch
+grep -q '"n":"sched:sched_switch"' "$tmp/dur.out" &&
+	ok "ehdecode -e --duration: events" || bad "ehdecode -e --duration: no events"
 
 # The child: a shell that execs /bin/true; its pid is in $tmp/pid.
 child=(/bin/sh -c "echo \$\$ >$tmp/pid; exec /bin/true")
