@@ -64,7 +64,9 @@ static void usage(FILE *f)
 "  -o, --output=FILE    the file (default trace.nettrace, or perf.data with\n"
 "                       -F perf); written as FILE.part-XXXXXX and renamed\n"
 "                       when complete (a failed run leaves files as they\n"
-"                       were); an existing FILE is kept as FILE.old\n"
+"                       were); an existing FILE is kept as FILE.old. - is\n"
+"                       standard output (perf: pipe mode), for a pipe:\n"
+"                       when its reader closes it, recording stops\n"
 "  -F, --format=FORMAT  nettrace  nettrace v6, for PerfView and TraceEvent\n"
 "                              (the default)\n"
 "                       perf   perf.data, for perf script and ehdecode\n"
@@ -404,7 +406,10 @@ static int run(int argc, char **argv, struct live_opts *lo)
 					(system_trace(lo) ? EHD_READER_SYSTEM : 0));
 	if (w) {
 		err = ehd_writer_close(w);
-		if (err && !ret) {
+		if (err == -EPIPE) {
+			live_pipe_closed(&l);	/* said; no failure */
+			err = 0;
+		} else if (err && !ret) {
 			fprintf(stderr, "%s: %s: %s\n", prog, output,
 				strerror(-err));
 			ret = 1;

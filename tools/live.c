@@ -263,6 +263,8 @@ int live_start(struct live *l, const struct live_opts *o)
 	handle(SIGINT, on_stop);
 	handle(SIGTERM, on_stop);
 	handle(SIGUSR2, on_snapshot);
+	/* A reader of the output that goes away stops the recording (EPIPE). */
+	signal(SIGPIPE, SIG_IGN);
 	l->s = ehd_session_new(o->flags);
 	if (!l->s) {
 		fprintf(stderr, "%s: %s\n", o->prog, strerror(errno));
@@ -315,7 +317,7 @@ bool live_running(struct live *l)
 {
 	int status;
 
-	if (l->stopped || stop_signals)
+	if (l->stopped || stop_signals || l->pipe_closed)
 		return false;
 	/* --duration stops as a signal does (polls wake every 100 ms). */
 	if (l->o->duration && now() - l->started >= l->o->duration)
@@ -356,6 +358,19 @@ static void show_status(struct live *l, bool force)
 	l->status_shown = true;
 }
 
+void live_pipe_closed(struct live *l)
+{
+	if (l->pipe_closed)
+		return;
+	l->pipe_closed = true;
+	if (l->status_shown) {
+		fputc('\n', stderr);
+		l->status_shown = false;
+	}
+	fprintf(stderr, "%s: the output's reader closed it (broken pipe): recording stopped\n",
+		l->o->prog);
+}
+
 int live_wait(struct live *l)
 {
 	int err;
@@ -372,6 +387,10 @@ int live_wait(struct live *l)
 	}
 	show_status(l, false);
 	err = ehd_session_poll(l->s, 100);
+	if (err == -EPIPE) {
+		live_pipe_closed(l);
+		return 0;
+	}
 	if (err < 0 && err != -EINTR) {
 		fprintf(stderr, "%s: %s\n", l->o->prog,
 			ehd_session_error(l->s));
@@ -385,14 +404,18 @@ int live_stop(struct live *l)
 	if (l->stopped)
 		return 0;
 	l->stopped = true;
-	if (ehd_session_stop(l->s)) {
+	/* With its reader gone, what is left has nowhere to go. */
+	if (ehd_session_stop(l->s) && !l->pipe_closed) {
 		fprintf(stderr, "%s: %s\n", l->o->prog, ehd_session_error(l->s));
 		return 1;
 	}
 	return 0;
 }
 
-/* Write one event; 0, 1 for a damaged one (reported), -1: output failed. */
+/*
+ * Write one event; 0, 1 for a damaged one (reported), -1: output failed,
+ * -2: the output is a pipe its reader closed.
+ */
 static int put_event(struct live *l, struct ehd_writer *w,
 		     const struct ehd_event *ev)
 {
@@ -402,6 +425,8 @@ static int put_event(struct live *l, struct ehd_writer *w,
 
 	if (werr >= 0 || (werr == -E2BIG && !ehd_writer_error(w, NULL)))
 		return 0;	/* too large for the format: counted */
+	if (werr == -EPIPE)
+		return -2;
 	why = ehd_writer_error(w, &off);
 	if (!why)
 		return -1;	/* ehd_writer_close() says why */
@@ -476,6 +501,10 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	for (;; err = ehd_reader_next(r, &ev)) {
 		if (err > 0) {
 			k = put_event(l, w, ev);
+			if (k == -2) {
+				live_pipe_closed(l);
+				break;
+			}
 			if (k < 0) {
 				ret = 1;	/* ehd_writer_close() says why */
 				break;
@@ -499,7 +528,10 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 		if (err != -EAGAIN || l->stopped)
 			break;	/* the end, or a failure */
 		if (live_running(l)) {
-			if (ehd_writer_flush(w) || live_wait(l))
+			k = ehd_writer_flush(w);
+			if (k == -EPIPE)
+				live_pipe_closed(l);
+			if (k || live_wait(l) || l->pipe_closed)
 				break;
 		} else if (live_stop(l)) {
 			ret = 1;	/* then take what is left */

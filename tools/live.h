@@ -58,6 +58,7 @@ struct live {
 	int child_status;
 	bool child_done;
 	bool stopped;
+	bool pipe_closed;	/* the output was a pipe its reader closed */
 	double started;		/* monotonic seconds */
 	double last_status;
 	bool status_shown;
@@ -122,8 +123,14 @@ int live_start(struct live *l, const struct live_opts *o);
 /* Then start the command, if any; 0, or 1 (printed). */
 int live_run_command(struct live *l);
 
-/* Keep collecting? False once stopped by a signal or the command's end. */
+/*
+ * Keep collecting? False once stopped by a signal, --duration, the
+ * command's end or the output's reader closing it.
+ */
 bool live_running(struct live *l);
+
+/* The output is a pipe whose reader closed it: say so, and stop. */
+void live_pipe_closed(struct live *l);
 
 /*
  * Wait for data (up to 100 ms), take a snapshot when asked, update the

@@ -30,6 +30,10 @@ int out_open(struct out_file *o, const char *path)
 	o->real = NULL;
 	o->tmp = NULL;
 	o->fd = -1;
+	if (!strcmp(path, "-")) {
+		o->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		return o->fd < 0 ? -1 : 0;
+	}
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		o->real = realpath(path, NULL);
 		if (!o->real)

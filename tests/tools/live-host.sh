@@ -10,6 +10,8 @@
 #  - the same live with ehdecode -e ... -- COMMAND;
 #  - --duration ends a recording in time with a complete file (both
 #    formats, and ehdecode -e), even while COMMAND still runs;
+#  - -o - streams both formats into ehdecode --strict -; a reader that
+#    goes away stops the recording (said, exit 0);
 #  - without permission (uid 65534) or without tracefs (a mount namespace
 #    without it): one line saying what is missing, exit 1.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
@@ -98,6 +100,30 @@ took "ehrecord -F perf --duration 0.5" 2 \
 took "ehdecode -e --duration 1" 2 "$dec" -F jsonl --duration 1 -e sched:sched_switch
 grep -q '"n":"sched:sched_switch"' "$tmp/dur.out" &&
 	ok "ehdecode -e --duration: events" || bad "ehdecode -e --duration: no events"
+
+# -o -: a recording through a pipe, read live; the pipe's reader going
+# away stops it, said, exit 0.
+for fmt in nettrace perf; do
+	"$rec" -q -F $fmt --duration 1 -e sched:sched_switch -o - 2>"$tmp/err" |
+		"$dec" --strict -F jsonl - >"$tmp/pipe.jsonl" 2>"$tmp/err2"
+	if [ "${PIPESTATUS[0]}${PIPESTATUS[1]}" = 00 ] &&
+	   grep -q '"n":"sched:sched_switch"' "$tmp/pipe.jsonl"; then
+		ok "-F $fmt -o - | ehdecode --strict -: $(wc -l <"$tmp/pipe.jsonl") events"
+	else
+		bad "-F $fmt -o - | ehdecode -: $(cat "$tmp/err" "$tmp/err2" | head -n 2)"
+	fi
+	s=$(date +%s%N)
+	"$rec" -q -F $fmt --duration 20 -e sched:sched_switch -o - 2>"$tmp/err" |
+		head -c 100 >/dev/null
+	rc=${PIPESTATUS[0]}
+	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	if [ "$rc" = 0 ] && [ $e -lt 5000 ] &&
+	   grep -q "closed it (broken pipe): recording stopped" "$tmp/err"; then
+		ok "-F $fmt -o - | head: stopped after $e ms, said, exit 0"
+	else
+		bad "-F $fmt -o - | head: exit $rc after $e ms: $(head -n 2 "$tmp/err")"
+	fi
+done
 
 # The child: a shell that execs /bin/true; its pid is in $tmp/pid.
 child=(/bin/sh -c "echo \$\$ >$tmp/pid; exec /bin/true")

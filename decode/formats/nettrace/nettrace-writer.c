@@ -1882,10 +1882,18 @@ static int nettrace_event(struct ehd__out *o, const struct ehd_event *ev,
 	return ntw_event(o->state, ev, en, why, where);
 }
 
-/* Windows go out when they are full, and at the close. */
+/*
+ * A file gets whole windows, when they are full and at the close; a pipe
+ * or a terminal, which someone may be reading live, gets what is held at
+ * each flush.
+ */
 static int nettrace_flush(struct ehd__out *o)
 {
-	return 0;
+	struct ehd__ntw *w = o->state;
+
+	if (w->start >= 0 || !w->payloads.len)
+		return 0;
+	return flush_window(w);
 }
 
 static int nettrace_close(struct ehd__out *o,

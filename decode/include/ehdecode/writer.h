@@ -160,11 +160,14 @@ EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 EHD_API int ehd_writer_end(struct ehd_writer *w);
 
 /**
- * ehd_writer_flush() - write what text output is buffered
+ * ehd_writer_flush() - write what output is buffered
  * @w: the writer
  *
- * For live output: JSON, JSON lines, text and chrome are written in large
- * pieces otherwise. nettrace goes out a window at a time regardless.
+ * For live output: the text formats, CSV and Heph are written in large
+ * pieces otherwise. nettrace to a regular file goes out a window (about
+ * 1 MiB of events) at a time regardless; to a pipe, a terminal or a
+ * socket, a flush ends the window held (with a sequence point), so that
+ * a reader sees the events so far.
  *
  * Return: 0, or the first write error (a negative errno).
  */
