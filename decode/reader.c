@@ -19,6 +19,8 @@
 #include "formats/dat/dat-file.h"
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
+#include "core/err.h"
+#include "core/io.h"
 #include "model/event-int.h"
 #include "formats/nettrace/nettrace-format.h"
 #include "formats/heph/heph-read.h"
@@ -141,9 +143,7 @@ struct ehd_reader {
 	uint64_t lost_samples;	/* sum of LOST_SAMPLES records of events */
 	bool have_lost_samples;
 
-	int err;
-	uint64_t err_off;
-	char err_msg[320];
+	struct ehd__err err;
 };
 
 static int fail(struct ehd_reader *r, int err, uint64_t off,
@@ -154,10 +154,8 @@ static int fail(struct ehd_reader *r, int err, uint64_t off,
 {
 	va_list ap;
 
-	r->err = err;
-	r->err_off = off;
 	va_start(ap, fmt);
-	vsnprintf(r->err_msg, sizeof(r->err_msg), fmt, ap);
+	ehd__err_vset(&r->err, err, off, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -168,7 +166,7 @@ static int perf_fail(struct ehd_reader *r, int err)
 	uint64_t off = 0;
 	const char *why = ehd__perf_error(r->perf, &off);
 
-	return fail(r, err, off, "%s", why ? why : ehd_strerror(err));
+	return ehd__err_take(&r->err, err, why, off);
 }
 
 EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags)
@@ -228,25 +226,6 @@ static bool is_perf_magic(const uint8_t *h)
 	       !memcmp(h, "PERFFILE", 8);
 }
 
-/* Read up to @n bytes from a stream; returns how many, or < 0. */
-static ssize_t read_some(int fd, uint8_t *dst, size_t n)
-{
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t k = read(fd, dst + done, n - done);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (!k)
-			break;
-		done += (size_t)k;
-	}
-	return (ssize_t)done;
-}
-
 static int open_perf(struct ehd_reader *r, const uint8_t *pre, size_t npre,
 		     bool seekable)
 {
@@ -272,7 +251,7 @@ static int nt_fail(struct ehd_reader *r, int err)
 	uint64_t off = 0;
 	const char *why = ehd__nt_error(r->nt, &off);
 
-	return fail(r, err, off, "%s", why ? why : ehd_strerror(err));
+	return ehd__err_take(&r->err, err, why, off);
 }
 
 static int open_nettrace(struct ehd_reader *r, const uint8_t *pre,
@@ -345,7 +324,7 @@ static int heph_fail(struct ehd_reader *r, int err)
 	uint64_t off = 0;
 	const char *why = ehd__heph_error(r->heph, &off);
 
-	return fail(r, err, off, "%s", why ? why : ehd_strerror(err));
+	return ehd__err_take(&r->err, err, why, off);
 }
 
 static int open_heph(struct ehd_reader *r, const uint8_t *pre, size_t npre,
@@ -366,37 +345,34 @@ static int open_input(struct ehd_reader *r)
 {
 	uint8_t h[8];
 	struct stat st;
-	ssize_t n;
+	size_t n;
 	bool seekable;
+	int err;
 
 	if (fstat(r->fd, &st))
 		return fail(r, -errno, 0, "fstat: %s", strerror(errno));
 	seekable = S_ISREG(st.st_mode);
-	if (seekable) {
-		do
-			n = pread(r->fd, h, sizeof(h), 0);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			return fail(r, -errno, 0, "read: %s", strerror(errno));
-	} else {
-		n = read_some(r->fd, h, sizeof(h));
-		if (n < 0)
-			return fail(r, (int)n, 0, "read: %s", strerror((int)-n));
-	}
+	if (seekable)
+		err = ehd__pread_full(r->fd, h, sizeof(h), 0, &n);
+	else
+		err = ehd__read_full(r->fd, h, sizeof(h), &n);
+	if (err)
+		return fail(r, err, 0, "read: %s", strerror(-err));
 	if (n == 0)
 		return fail(r, -EBADMSG, 0, "empty input");
 	if (n == 8 && is_perf_magic(h))
-		return open_perf(r, h, (size_t)n, seekable);
-	if (ehd__nt_is_nettrace(h, (size_t)n))
-		return open_nettrace(r, h, (size_t)n, seekable);
-	if (ehd__heph_is_heph(h, (size_t)n))
-		return open_heph(r, h, (size_t)n, &st, seekable);
+		return open_perf(r, h, n, seekable);
+	if (ehd__nt_is_nettrace(h, n))
+		return open_nettrace(r, h, n, seekable);
+	if (ehd__heph_is_heph(h, n))
+		return open_heph(r, h, n, &st, seekable);
 	/* An interceptor capture starts with a plausible record size. */
 	if (n >= 4 && ehd__load_uint(h, 4, 0) >= 5 &&
 	    ehd__load_uint(h, 4, 0) <= EHD__DAT_RECORD_MAX) {
 		if (seekable && lseek(r->fd, 0, SEEK_SET) < 0)
 			return fail(r, -errno, 0, "lseek: %s", strerror(errno));
-		ehd__dat_init(&r->dat, r->fd, h, seekable ? 0 : (size_t)n);
+		if (ehd__dat_init(&r->dat, r->fd, h, seekable ? 0 : n))
+			return fail(r, -ENOMEM, 0, "out of memory");
 		r->kind = EHD_INPUT_DAT;
 		return 0;
 	}
@@ -406,7 +382,7 @@ static int open_input(struct ehd_reader *r)
 
 EHD_API int ehd_reader_open_fd(struct ehd_reader *r, int fd, const char *name)
 {
-	if (r->kind != EHD_INPUT_NONE || r->err)
+	if (r->kind != EHD_INPUT_NONE || r->err.err)
 		return -EBUSY;
 	if (fd < 0)
 		return fail(r, -EBADF, 0, "bad file descriptor");
@@ -432,7 +408,7 @@ EHD_API int ehd_reader_open_session(struct ehd_reader *r,
 {
 	int err;
 
-	if (r->kind != EHD_INPUT_NONE || r->err)
+	if (r->kind != EHD_INPUT_NONE || r->err.err)
 		return -EBUSY;
 	r->name = strdup("live session");
 	err = ehd__perf_new(&r->perf);
@@ -452,7 +428,7 @@ EHD_API int ehd_reader_open(struct ehd_reader *r, const char *path)
 {
 	int fd, err;
 
-	if (r->kind != EHD_INPUT_NONE || r->err)
+	if (r->kind != EHD_INPUT_NONE || r->err.err)
 		return -EBUSY;
 	if (!strcmp(path, "-"))
 		return ehd_reader_open_fd(r, STDIN_FILENO, "stdin");
@@ -1309,8 +1285,8 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 	int ret;
 
 	*ev = NULL;
-	if (r->err)
-		return r->err;
+	if (r->err.err)
+		return r->err.err;
 	switch (r->kind) {
 	case EHD_INPUT_PERF:
 	case EHD_INPUT_PERF_PIPE:
@@ -1339,7 +1315,8 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 	case EHD_INPUT_DAT:
 		ret = ehd__dat_next(&r->dat, &rec);
 		if (ret < 0)
-			return fail(r, ret, r->dat.err_off, "%s", r->dat.err_msg);
+			return ehd__err_take(&r->err, ret, r->dat.err.msg,
+					     r->dat.err.off);
 		r->stats.records += (uint64_t)ret;
 		if (ret > 0)
 			dat_event(r, &rec);
@@ -1427,9 +1404,5 @@ EHD_API void ehd_reader_stats(const struct ehd_reader *r,
 EHD_API const char *ehd_reader_error(const struct ehd_reader *r,
 				     uint64_t *offset)
 {
-	if (!r->err)
-		return NULL;
-	if (offset)
-		*offset = r->err_off;
-	return r->err_msg;
+	return ehd__err_get(&r->err, offset);
 }

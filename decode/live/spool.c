@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 
+#include "core/io.h"
 #include "live/spool.h"
 
 struct chunk {
@@ -286,27 +287,16 @@ static int put_file(struct ehd__spool *s, struct chunk *c,
 		    const struct iovec *iov, int niov)
 {
 	uint64_t off = c->file_off + c->len, start = off;
-	const uint8_t *p;
 	size_t n;
-	ssize_t k;
-	int i;
+	int i, err;
 
 	for (i = 0; i < niov; i++) {
-		p = iov[i].iov_base;
-		n = iov[i].iov_len;
-		while (n) {
-			k = pwrite(s->file, p, n, (off_t)off);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0) {
-				s->err = k < 0 ? -errno : -EIO;
-				return s->err;
-			}
-			p += k;
-			n -= (size_t)k;
-			off += (uint64_t)k;
-			c->len += (size_t)k;
-		}
+		err = ehd__pwrite_full(s->file, iov[i].iov_base, iov[i].iov_len,
+				       off, &n);
+		off += n;
+		c->len += n;
+		if (err)
+			return s->err = err;
 	}
 	s->file_end = off;
 	pthread_mutex_lock(&s->lock);
@@ -542,12 +532,9 @@ ssize_t ehd__spool_read(struct ehd__spool *s, void *buf, size_t n)
 		memcpy(buf, c->mem + pos, avail);
 		k = (ssize_t)avail;
 	} else {
-		do
-			k = pread(s->file, buf, avail,
-				  (off_t)(c->file_off + pos));
-		while (k < 0 && errno == EINTR);
+		k = ehd__pread_retry(s->file, buf, avail, c->file_off + pos);
 		if (k < 0)
-			return -errno;
+			return (int)k;
 		if (!k)
 			return -EIO;
 	}

@@ -13,19 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+#include "core/input.h"
+
 /* Largest record accepted. */
 #define EHD__DAT_RECORD_MAX (16u << 20)
 
 struct ehd__dat_file {
-	int fd;
-	uint8_t *buf;		/* the current record */
-	size_t cap;
-	uint8_t pre[8];		/* bytes read before the reader was opened */
-	size_t npre, pre_pos;
-	uint64_t pos;		/* input offset of the next byte */
-	int err;
-	uint64_t err_off;
-	char err_msg[128];
+	struct ehd__in in;	/* records are given where it has them */
+	struct ehd__err err;
 };
 
 struct ehd__dat_record {
@@ -36,9 +32,12 @@ struct ehd__dat_record {
 	size_t size;
 };
 
-/* Start reading @fd (kept by the caller) after the @npre bytes at @pre. */
-void ehd__dat_init(struct ehd__dat_file *d, int fd, const void *pre,
-		   size_t npre);
+/*
+ * Start reading @fd (kept by the caller) after the @npre bytes at @pre.
+ * Return: 0 or -ENOMEM.
+ */
+int ehd__dat_init(struct ehd__dat_file *d, int fd, const void *pre,
+		  size_t npre);
 
 /* 1 with a record (valid until the next call), 0 at the end, or < 0. */
 int ehd__dat_next(struct ehd__dat_file *d, struct ehd__dat_record *rec);

@@ -26,13 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <ehdecode/event.h>
 #include <ehdecode/reader.h>
 
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
+#include "core/err.h"
+#include "core/input.h"
 #include "model/enumerator-int.h"
 #include "model/event-int.h"
 #include "formats/heph/heph-format.h"
@@ -56,14 +57,10 @@ struct attr {
 };
 
 struct ehd__heph {
-	int fd;
+	struct ehd__in in;
 	bool strict;		/* strings must be well-formed UTF-8 */
-	uint8_t pre[8];		/* bytes read before the reader was opened */
-	size_t npre, pre_pos;
-	uint64_t pos;		/* input offset of the next byte */
 	uint64_t size;		/* of the input, UINT64_MAX when unknown */
-	uint8_t *buf;		/* the current packet */
-	size_t cap;
+	const uint8_t *buf;	/* the current packet, where @in has it */
 	uint64_t packets;
 	bool have_epoch;
 	uint64_t epoch;		/* ns since 1970 UTC */
@@ -78,9 +75,7 @@ struct ehd__heph {
 	size_t nattrs, attrs_cap;
 	struct ehd_buf names;
 
-	int err;
-	uint64_t err_off;
-	char err_msg[256];
+	struct ehd__err err;
 };
 
 static int fail(struct ehd__heph *h, int err, uint64_t off,
@@ -90,10 +85,8 @@ static int fail(struct ehd__heph *h, int err, uint64_t off,
 {
 	va_list ap;
 
-	h->err = err;
-	h->err_off = off;
 	va_start(ap, fmt);
-	vsnprintf(h->err_msg, sizeof(h->err_msg), fmt, ap);
+	ehd__err_vset(&h->err, err, off, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -126,46 +119,34 @@ int ehd__heph_open(struct ehd__heph **hp, int fd, const uint8_t *pre,
 	*hp = h;
 	if (!h)
 		return -ENOMEM;
-	h->fd = fd;
-	if (npre > sizeof(h->pre))
-		npre = sizeof(h->pre);
-	memcpy(h->pre, pre, npre);
-	h->npre = npre;
 	h->size = size;
-	return 0;
+	return ehd__in_open(&h->in, fd, pre, npre, EHD__IN_CHUNK);
 }
 
 void ehd__heph_free(struct ehd__heph *h)
 {
 	if (!h)
 		return;
-	free(h->buf);
+	ehd__in_free(&h->in);
 	free(h->attrs);
 	ehd__buf_free(&h->names);
 	free(h);
 }
 
-/* Read up to @n bytes; returns how many (less only at the end) or < 0. */
-static ssize_t get(struct ehd__heph *h, uint8_t *dst, size_t n)
+/*
+ * Have @n bytes of the packet at @at in the buffer, or all that is left:
+ * 0, or < 0 with the error set.
+ */
+static int need(struct ehd__heph *h, size_t n, uint64_t at)
 {
-	size_t done = 0;
+	int err = ehd__in_fill(&h->in, n);
 
-	while (done < n && h->pre_pos < h->npre)
-		dst[done++] = h->pre[h->pre_pos++];
-	while (done < n) {
-		ssize_t r = read(h->fd, dst + done, n - done);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return fail(h, -errno, h->pos + done, "read: %s",
-				    strerror(errno));
-		if (r == 0)
-			break;
-		done += (size_t)r;
-	}
-	h->pos += done;
-	return (ssize_t)done;
+	if (err == -ENOMEM)
+		return fail(h, err, at, "out of memory");
+	if (err)
+		return fail(h, err, ehd__in_end(&h->in), "read: %s",
+			    strerror(-err));
+	return 0;
 }
 
 /*
@@ -180,7 +161,7 @@ static bool past_end(struct ehd__heph *h, uint64_t at, uint32_t size)
 		return false;
 	if (at <= h->size && size <= h->size - at)
 		return false;
-	if (!fstat(h->fd, &st) && st.st_size >= 0)
+	if (!fstat(h->in.fd, &st) && st.st_size >= 0)
 		h->size = (uint64_t)st.st_size;
 	return at > h->size || size > h->size - at;
 }
@@ -418,24 +399,27 @@ static int event(struct ehd__heph *h, uint64_t at, uint32_t size)
 int ehd__heph_next(struct ehd__heph *h, const struct ehd_event **ev)
 {
 	*ev = NULL;
-	if (h->err)
-		return h->err;
+	if (h->err.err)
+		return h->err.err;
 	for (;;) {
-		uint64_t at = h->pos;
+		uint64_t at = ehd__in_offset(&h->in);
 		const char *kind;
+		const uint8_t *hdr;
 		uint32_t magic, size, head;
-		uint8_t hdr[8];
-		ssize_t n;
+		size_t n;
 		int err;
 
-		n = get(h, hdr, sizeof(hdr));
-		if (n < 0)
-			return (int)n;
+		/* The header is looked at where it is: the packet follows. */
+		err = need(h, 8, at);
+		if (err)
+			return err;
+		n = ehd__in_avail(&h->in);
+		hdr = ehd__in_peek(&h->in);
 		if (n == 0)
 			return 0;
 		if (n < 8)
 			return fail(h, -EBADMSG, at,
-				    "packet header cut short (%zd of 8 bytes)", n);
+				    "packet header cut short (%zu of 8 bytes)", n);
 		magic = (uint32_t)be(hdr, 4);
 		size = (uint32_t)be(hdr + 4, 4);
 		if (magic == EHD__HEPH_META_MAGIC) {
@@ -463,22 +447,16 @@ int ehd__heph_next(struct ehd__heph *h, const struct ehd_event **ev)
 			return fail(h, -EFBIG, at + 4,
 				    "%s packet of %u bytes, more than the %u read",
 				    kind, size, PACKET_MAX);
-		if (size > h->cap) {
-			uint8_t *b = realloc(h->buf, size);
-
-			if (!b)
-				return fail(h, -ENOMEM, at, "out of memory");
-			h->buf = b;
-			h->cap = size;
-		}
-		memcpy(h->buf, hdr, sizeof(hdr));
-		n = get(h, h->buf + 8, size - 8);
-		if (n < 0)
-			return (int)n;
-		if ((size_t)n < size - 8)
+		err = need(h, size, at);
+		if (err)
+			return err;
+		n = ehd__in_avail(&h->in);
+		if (n < size)
 			return fail(h, -EBADMSG, at,
-				    "%s packet of %u bytes cut short: the input ends after %zd",
-				    kind, size, n + 8);
+				    "%s packet of %u bytes cut short: the input ends after %zu",
+				    kind, size, n);
+		h->buf = ehd__in_peek(&h->in);
+		ehd__in_skip(&h->in, size);
 		h->packets++;
 		if (magic == EHD__HEPH_META_MAGIC) {
 			err = metadata(h, at, size);
@@ -648,9 +626,5 @@ void ehd__heph_trace_info(const struct ehd__heph *h,
 
 const char *ehd__heph_error(const struct ehd__heph *h, uint64_t *offset)
 {
-	if (!h->err)
-		return NULL;
-	if (offset)
-		*offset = h->err_off;
-	return h->err_msg;
+	return ehd__err_get(&h->err, offset);
 }

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <ehdecode/event.h>
 #include <ehdecode/reader.h>
@@ -31,6 +30,8 @@
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
+#include "core/err.h"
+#include "core/input.h"
 #include "model/enumerator-int.h"
 #include "model/event-int.h"
 #include "formats/nettrace/nettrace-format.h"
@@ -111,16 +112,11 @@ struct nt_stack {
 };
 
 struct ehd__nt {
-	int fd;
 	bool strict;
 	unsigned int version;
 	void *legacy;
 
-	/* input */
-	uint8_t *buf;
-	size_t len, pos, cap;
-	uint64_t base;		/* input offset of buf[0] */
-	bool eof;
+	struct ehd__in in;
 
 	/* the trace */
 	bool have_trace;
@@ -183,9 +179,7 @@ struct ehd__nt {
 	struct ehd_buf name_scratch;
 	struct ehd_buf thread_names;	/* "\0", then each name and a NUL */
 
-	int err;
-	uint64_t err_off;
-	char err_msg[256];
+	struct ehd__err err;
 };
 
 int ehd__nt_fail(struct ehd__nt *nt, int err, uint64_t offset,
@@ -193,23 +187,17 @@ int ehd__nt_fail(struct ehd__nt *nt, int err, uint64_t offset,
 {
 	va_list ap;
 
-	if (nt->err)
-		return nt->err;
-	nt->err = err;
-	nt->err_off = offset;
+	if (nt->err.err)
+		return nt->err.err;
 	va_start(ap, fmt);
-	vsnprintf(nt->err_msg, sizeof(nt->err_msg), fmt, ap);
+	ehd__err_vset(&nt->err, err, offset, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
 const char *ehd__nt_error(const struct ehd__nt *nt, uint64_t *offset)
 {
-	if (!nt->err)
-		return NULL;
-	if (offset)
-		*offset = nt->err_off;
-	return nt->err_msg;
+	return ehd__err_get(&nt->err, offset);
 }
 
 /*
@@ -237,43 +225,20 @@ static int grow(void *pp, size_t *cap, size_t n, size_t size)
 
 uint64_t ehd__nt_offset(const struct ehd__nt *nt)
 {
-	return nt->base + nt->pos;
+	return ehd__in_offset(&nt->in);
 }
 
 /* Have at least @n unread bytes in the buffer, or all that is left. */
 static int fill(struct ehd__nt *nt, size_t n)
 {
-	size_t have = nt->len - nt->pos, want;
+	int err = ehd__in_fill(&nt->in, n);
 
-	if (have >= n)
-		return 0;
-	/* Keep only what is not read yet, then fill up. */
-	memmove(nt->buf, nt->buf + nt->pos, have);
-	nt->base += nt->pos;
-	nt->pos = 0;
-	nt->len = have;
-	want = n > READ_CHUNK ? n : READ_CHUNK;
-	if (want > nt->cap) {
-		uint8_t *b = realloc(nt->buf, want);
-
-		if (!b)
-			return ehd__nt_fail(nt, -ENOMEM, ehd__nt_offset(nt),
-					    "out of memory");
-		nt->buf = b;
-		nt->cap = want;
-	}
-	while (nt->len < n && !nt->eof) {
-		ssize_t k = read(nt->fd, nt->buf + nt->len, nt->cap - nt->len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return ehd__nt_fail(nt, -errno, ehd__nt_offset(nt),
-					    "read: %s", strerror(errno));
-		if (!k)
-			nt->eof = true;
-		nt->len += (size_t)k;
-	}
+	if (err == -ENOMEM)
+		return ehd__nt_fail(nt, err, ehd__nt_offset(nt),
+				    "out of memory");
+	if (err)
+		return ehd__nt_fail(nt, err, ehd__nt_offset(nt), "read: %s",
+				    strerror(-err));
 	return 0;
 }
 
@@ -281,17 +246,17 @@ int ehd__nt_read(struct ehd__nt *nt, size_t n, const uint8_t **p)
 {
 	int err;
 
-	if (nt->err)
-		return nt->err;
+	if (nt->err.err)
+		return nt->err.err;
 	err = fill(nt, n);
 	if (err)
 		return err;
-	if (nt->len - nt->pos < n)
+	if (ehd__in_avail(&nt->in) < n)
 		return ehd__nt_fail(nt, -EBADMSG, ehd__nt_offset(nt),
 				    "truncated: %zu bytes needed, %zu left", n,
-				    nt->len - nt->pos);
-	*p = nt->buf + nt->pos;
-	nt->pos += n;
+				    ehd__in_avail(&nt->in));
+	*p = ehd__in_peek(&nt->in);
+	ehd__in_skip(&nt->in, n);
 	return 0;
 }
 
@@ -1705,7 +1670,7 @@ static int v6_next(struct ehd__nt *nt, struct ehd__nt_row *row)
 			return 0;
 		off = ehd__nt_offset(nt);
 		err = fill(nt, 4);
-		if (!err && nt->len == nt->pos)
+		if (!err && !ehd__in_avail(&nt->in))
 			return ehd__nt_fail(nt, -EBADMSG, off,
 					    "truncated: the stream ends without an EndOfStream block");
 		if (!err)
@@ -1716,13 +1681,13 @@ static int v6_next(struct ehd__nt *nt, struct ehd__nt_row *row)
 		size = h & EHD__NT_BLOCK_MAX;
 		kind = h >> 24;
 		err = fill(nt, size);
-		if (!err && nt->len - nt->pos < size && kind == EHD__NT_EVENT &&
-		    nt->have_trace) {
+		if (!err && ehd__in_avail(&nt->in) < size &&
+		    kind == EHD__NT_EVENT && nt->have_trace) {
 			/* Cut short: give the whole rows that are there. */
 			nt->blk_truncated = true;
 			nt->trunc_off = off;
 			nt->trunc_size = size;
-			nt->trunc_have = (uint32_t)(nt->len - nt->pos);
+			nt->trunc_have = (uint32_t)ehd__in_avail(&nt->in);
 			size = nt->trunc_have;
 		}
 		if (!err)
@@ -2428,13 +2393,13 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev)
 	int ret;
 
 	*ev = NULL;
-	if (nt->err)
-		return nt->err;
+	if (nt->err.err)
+		return nt->err.err;
 	memset(&row, 0, sizeof(row));
 	ret = nt->legacy ? ehd__ntl_next(nt, nt->legacy, &row) :
 			   v6_next(nt, &row);
 	if (ret <= 0)
-		return ret < 0 && !nt->err ? ehd__nt_fail(nt, ret,
+		return ret < 0 && !nt->err.err ? ehd__nt_fail(nt, ret,
 							 ehd__nt_offset(nt),
 							 "%s", strerror(-ret)) :
 					    ret;
@@ -2505,15 +2470,10 @@ int ehd__nt_open(struct ehd__nt **ntp, int fd, const uint8_t *pre,
 	*ntp = nt;
 	if (!nt)
 		return -ENOMEM;
-	nt->fd = fd;
 	nt->strict = strict;
 	nt->info.clockid = -1;
-	nt->buf = malloc(READ_CHUNK);
-	if (!nt->buf)
+	if (ehd__in_open(&nt->in, fd, pre, npre, READ_CHUNK))
 		return ehd__nt_fail(nt, -ENOMEM, 0, "out of memory");
-	nt->cap = READ_CHUNK;
-	memcpy(nt->buf, pre, npre);
-	nt->len = npre;
 	err = ehd__nt_read(nt, 8, &p);
 	if (err)
 		return err;
@@ -2569,6 +2529,6 @@ void ehd__nt_free(struct ehd__nt *nt)
 	ehd__buf_free(&nt->scratch);
 	ehd__buf_free(&nt->name_scratch);
 	ehd__buf_free(&nt->thread_names);
-	free(nt->buf);
+	ehd__in_free(&nt->in);
 	free(nt);
 }

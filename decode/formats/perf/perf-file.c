@@ -30,6 +30,8 @@
 #include <zstd.h>
 
 #include "core/ehd-buf.h"
+#include "core/err.h"
+#include "core/io.h"
 #include "formats/perf/perf-file.h"
 #include "formats/perf/perf-file-int.h"
 
@@ -144,9 +146,7 @@ struct ehd__perf_file {
 	char *tracing;
 	bool tracing_done;
 
-	int err;
-	uint64_t err_off;
-	char err_msg[256];
+	struct ehd__err err;
 };
 
 static int fail(struct ehd__perf_file *f, int err, uint64_t off,
@@ -167,10 +167,8 @@ static int fail(struct ehd__perf_file *f, int err, uint64_t off,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(f->err_msg, sizeof(f->err_msg), fmt, ap);
+	ehd__err_vset(&f->err, err, off, fmt, ap);
 	va_end(ap);
-	f->err = err;
-	f->err_off = off;
 	return err;
 }
 
@@ -352,16 +350,15 @@ static int in_fill(struct ehd__perf_file *f)
 		f->rlen += (size_t)n;
 		return (int)n;
 	}
-	do {
-		if (f->seekable)
-			n = pread(f->fd, f->rbuf + f->rlen, RBUF_SIZE - f->rlen,
-				  (off_t)(f->rbase + f->rlen));
-		else
-			n = read(f->fd, f->rbuf + f->rlen, RBUF_SIZE - f->rlen);
-	} while (n < 0 && errno == EINTR);
+	if (f->seekable)
+		n = ehd__pread_retry(f->fd, f->rbuf + f->rlen,
+				     RBUF_SIZE - f->rlen, f->rbase + f->rlen);
+	else
+		n = ehd__read_retry(f->fd, f->rbuf + f->rlen,
+				    RBUF_SIZE - f->rlen);
 	if (n < 0)
-		return fail(f, -errno, f->rbase + f->rlen, "read: %s",
-			    strerror(errno));
+		return fail(f, (int)n, f->rbase + f->rlen, "read: %s",
+			    strerror((int)-n));
 	f->rlen += (size_t)n;
 	return (int)n;
 }
@@ -426,8 +423,8 @@ static int in_read(struct ehd__perf_file *f, void *dst, uint64_t n,
 static int pread_all(struct ehd__perf_file *f, void *dst, uint64_t n,
 		     uint64_t off, const char *what)
 {
-	uint64_t done = 0;
-	ssize_t r;
+	size_t done;
+	int err;
 
 	if (off > f->file_size || n > f->file_size - off)
 		return fail(f, -EBADMSG, off,
@@ -435,20 +432,14 @@ static int pread_all(struct ehd__perf_file *f, void *dst, uint64_t n,
 			    what, (unsigned long long)n,
 			    (unsigned long long)off,
 			    (unsigned long long)f->file_size);
-	while (done < n) {
-		size_t c = n - done > (1u << 30) ? (1u << 30) : (size_t)(n - done);
-
-		r = pread(f->fd, (uint8_t *)dst + done, c, (off_t)(off + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return fail(f, -errno, off + done, "read %s: %s", what,
-				    strerror(errno));
-		if (!r)
-			return fail(f, -EBADMSG, off + done,
-				    "%s: file shorter than it was", what);
-		done += (uint64_t)r;
-	}
+	/* @dst has room for @n bytes: they fit in a size_t. */
+	err = ehd__pread_full(f->fd, dst, (size_t)n, off, &done);
+	if (err)
+		return fail(f, err, off + done, "read %s: %s", what,
+			    strerror(-err));
+	if (done < n)
+		return fail(f, -EBADMSG, off + done,
+			    "%s: file shorter than it was", what);
 	return 0;
 }
 
@@ -1852,8 +1843,8 @@ int ehd__perf_parse_sample(struct ehd__perf_file *f, const void *rec,
 	const uint8_t *p = rec;
 
 	memset(s, 0, sizeof(*s));
-	if (f->err)
-		return f->err;
+	if (f->err.err)
+		return f->err.err;
 	return parse_sample(f, p + 8, g16(f, p + 6) - 8u, off, s);
 }
 
@@ -1864,8 +1855,8 @@ int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec
 	int r;
 
 	*recp = NULL;
-	if (f->err)
-		return f->err;
+	if (f->err.err)
+		return f->err.err;
 	if (!f->opened)
 		return fail(f, -EINVAL, 0, "no file is open");
 	for (;;) {
@@ -2135,6 +2126,6 @@ int ehd__perf_feature(const struct ehd__perf_file *f, unsigned int feat,
 const char *ehd__perf_error(const struct ehd__perf_file *f, uint64_t *offset)
 {
 	if (offset)
-		*offset = f->err ? f->err_off : 0;
-	return f->err ? f->err_msg : NULL;
+		*offset = f->err.err ? f->err.off : 0;
+	return ehd__err_get(&f->err, NULL);
 }

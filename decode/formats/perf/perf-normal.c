@@ -24,6 +24,7 @@
 #include <ehdecode/session.h>
 
 #include "core/ehd-buf.h"
+#include "core/io.h"
 #include "formats/perf/perf-file.h"
 #include "formats/perf/perf-stream.h"
 
@@ -87,11 +88,9 @@ static int need(struct conv *c, size_t n)
 		c->cap = n;
 	}
 	while (c->len < n) {
-		k = read(c->in, c->buf + c->len, c->cap - c->len);
-		if (k < 0 && errno == EINTR)
-			continue;
+		k = ehd__read_retry(c->in, c->buf + c->len, c->cap - c->len);
 		if (k < 0)
-			return fail(c, -errno, "read: %s", strerror(errno));
+			return fail(c, (int)k, "read: %s", strerror((int)-k));
 		if (!k)
 			return 1;
 		c->len += (size_t)k;
@@ -101,19 +100,12 @@ static int need(struct conv *c, size_t n)
 
 static int write_all(struct conv *c, const void *p, size_t n)
 {
-	const char *s = p;
+	size_t done;
+	int err = ehd__write_full(c->out, p, n, &done);
 
-	while (n) {
-		ssize_t k = write(c->out, s, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return fail(c, -errno, "write: %s", strerror(errno));
-		s += k;
-		n -= (size_t)k;
-		c->out_off += (uint64_t)k;
-	}
+	c->out_off += done;
+	if (err)
+		return fail(c, err, "write: %s", strerror(-err));
 	return 0;
 }
 

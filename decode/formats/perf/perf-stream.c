@@ -42,6 +42,7 @@
 #include <tracefs.h>
 
 #include "core/ehd-buf.h"
+#include "core/io.h"
 #include "formats/perf/perf-file.h"
 #include "formats/perf/perf-stream.h"
 
@@ -604,9 +605,7 @@ static bool read_comm(int task, uint32_t tid, char comm[COMM_MAX + 1])
 	fd = openat(task, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	do {
-		n = read(fd, buf, sizeof(buf) - 1);
-	} while (n < 0 && errno == EINTR);
+	n = ehd__read_retry(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
 		return false;
