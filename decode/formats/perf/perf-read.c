@@ -1,0 +1,1099 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf-read.c - perf records turned into events: perf.data (normal and
+ * pipe mode, read with perf-file.c) and a live session's stream
+ *
+ * Samples become events: EventHeader ones identified, tracepoints with
+ * their tracefs format, others raw. COMM and FORK records name threads,
+ * LOST and LOST_SAMPLES records are counted. With EHD_READER_SORT_TIME
+ * the samples are held and given out in time order, round by round; with
+ * EHD_READER_SYSTEM side-band records become system events, cpu-clock
+ * samples "cpu" samples and sched_switch "cswitch" samples.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include <ehdecode/reader.h>
+#include <ehdecode/session.h>
+#include <traceevent/event-parse.h>
+
+#include "core/ehd-bytes.h"
+#include "core/err.h"
+#include "formats/input.h"
+#include "formats/perf/perf-file.h"
+#include "live/session-int.h"
+#include "model/event-int.h"
+#include "model/tracefs-fields.h"
+#include "system/procs.h"
+#include "system/threads.h"
+
+/* Most record bytes held for sorting one round. */
+#define SORT_BYTES_MAX (64u << 20)
+
+/* Runs of held records in time order tracked for a merge; past it, a sort. */
+#define RUNS_MAX 64
+/* Bytes of an arena chunk (a larger record gets a chunk of its own). */
+#define ARENA_CHUNK (4u << 20)
+/* Free chunks kept: memory given back would be faulted in again. */
+#define SPARE_CHUNKS 4
+
+/*
+ * Held records are copied into chunks and stay where they are until given
+ * out: a chunk goes when its last record has (no compaction, no copy).
+ */
+struct chunk {
+	struct chunk *next;	/* the free list */
+	size_t len, cap;
+	size_t live;		/* records in it not given out yet */
+	uint8_t data[];
+};
+
+/*
+ * A record held for sorting. A sample of a file in the host's byte order
+ * is parsed once, when held: what sample_event() needs is kept, its
+ * pointers as offsets in the record.
+ */
+struct held {
+	uint64_t time;
+	uint32_t type;		/* PERF_RECORD_* */
+	uint16_t misc;
+	bool parsed;		/* the sample fields below are set */
+	uint32_t cpu;
+	uint64_t fields;	/* the sample_id fields there are */
+	uint64_t seq;
+	uint64_t offset;
+	const uint8_t *at;	/* the copy */
+	struct chunk *chunk;	/* ... and where it is */
+	size_t size;		/* its bytes, padded to 8 */
+	const struct ehd__perf_event_desc *desc;
+	uint32_t pid, tid;
+	uint32_t raw_off, raw_size;
+	uint32_t chain_off;
+	uint32_t chain_count;
+};
+
+struct perf_read {
+	unsigned int flags;	/* EHD_READER_* */
+	struct ehd__err *err;	/* the front end's */
+	struct ehd__perf_file *perf;
+	struct ehd_enum *en;	/* identifies EventHeader events */
+	struct ehd_session *session;
+	struct ehd__threads threads;	/* names from COMM, FORK records */
+	struct ehd__procs *procs;	/* EHD_READER_SYSTEM */
+	struct ehd_system sys;		/* ev.system */
+	/* a new process's inherited mappings, given after its ProcessCreate */
+	uint32_t inherit_pid;
+	size_t inherit_next;
+	struct held inherit_at;		/* time and cpu of the ProcessCreate */
+	bool inheriting;
+	/* the names of the thread of the last sample (names_gen) */
+	struct {
+		uint32_t pid, tid;
+		uint64_t gen;
+		const char *comm, *process;
+	} last_names;
+	/* sched_switch's event and fields, found once */
+	const struct ehd__perf_event_desc *switch_desc;
+	struct tep_format_field *switch_prev, *switch_next;
+
+	/* sorting */
+	struct chunk *cur;	/* where records are copied now */
+	struct chunk *spare;	/* free chunks kept for the next */
+	unsigned int nspare;
+	uint64_t held_bytes;	/* of the records held */
+	struct chunk *given;	/* of the record given out last: release */
+	uint64_t released;	/* of the session's stream, up to here */
+	struct held *held;
+	size_t first;		/* held[first..nheld) are held */
+	size_t nheld, held_cap, next_held, drain_end;
+	struct held *merged;	/* the merge's output, held_cap long */
+	size_t runs[RUNS_MAX];	/* where each run after the first starts */
+	size_t nruns;		/* RUNS_MAX + 1: too many, sort */
+	bool native;		/* the input is in the host's byte order */
+	uint64_t seq;
+	uint64_t max_time;	/* latest time held so far */
+	uint64_t round_limit;	/* latest time before the previous round */
+	bool have_limit;
+	bool draining;		/* giving out the held records */
+	bool at_end;		/* the input has ended */
+
+	/* field kinds of classic tracepoints, by perf event (desc) index */
+	struct ehd__tracefs_types **types;
+	size_t ntypes;
+
+	struct ehd_event ev;
+	struct ehd__event_internal internal;	/* behind ev.internal */
+	struct ehd__perf_sample sample;
+	struct ehd_reader_stats stats;	/* all but events */
+	uint64_t lost_stream;	/* sum of LOST records */
+	uint64_t lost_samples;	/* sum of LOST_SAMPLES records of events */
+	bool have_lost_samples;
+};
+
+/* Take the perf file reader's error as ours. */
+static int perf_fail(struct perf_read *r, int err)
+{
+	uint64_t off = 0;
+	const char *why = ehd__perf_error(r->perf, &off);
+
+	return ehd__err_take(r->err, err, why, off);
+}
+
+/* ---- opening ---- */
+
+/* perf.data in either byte order, or perf's pipe mode. */
+static bool perf_probe(const uint8_t *h, size_t n)
+{
+	return n == 8 &&
+	       (!memcmp(h, "PERFILE2", 8) || !memcmp(h, "2ELIFREP", 8) ||
+		!memcmp(h, "PERFFILE", 8));
+}
+
+static ssize_t session_source(void *ctx, void *buf, size_t n)
+{
+	return ehd_session_read(ctx, buf, n);
+}
+
+static int session_view(void *ctx, const void **p, size_t *n)
+{
+	return ehd__session_view(ctx, p, n);
+}
+
+static int perf_open(void **state, const struct ehd__input_src *src)
+{
+	struct perf_read *r = calloc(1, sizeof(*r));
+	int err;
+
+	*state = r;
+	if (!r)
+		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
+	r->flags = src->flags;
+	r->err = src->err;
+	r->en = ehd_enum_new();
+	if (r->flags & EHD_READER_SYSTEM)
+		r->procs = ehd__procs_new();
+	if (!r->en || ((r->flags & EHD_READER_SYSTEM) && !r->procs) ||
+	    ehd__perf_new(&r->perf))
+		return ehd__err_set(r->err, -ENOMEM, 0, "out of memory");
+	/*
+	 * A session's stream is pipe-mode perf.data, its records read where
+	 * the session has them (a view), copied only when one is cut at the
+	 * view's end.
+	 */
+	r->session = src->session;
+	if (src->session)
+		err = ehd__perf_open_view(r->perf, session_view,
+					  session_source, src->session,
+					  src->name);
+	else if (src->seekable)
+		err = ehd__perf_open_fd(r->perf, src->fd, src->name);
+	else
+		err = ehd__perf_open_fd_after(r->perf, src->fd, src->name,
+					      src->head, src->nhead);
+	if (err)
+		return perf_fail(r, err);
+	r->native = !ehd__perf_session(r->perf)->big_endian ==
+		    !ehd__host_big();
+	if (src->session)
+		return EHD_INPUT_SESSION;
+	return ehd__perf_session(r->perf)->pipe_mode ? EHD_INPUT_PERF_PIPE :
+						       EHD_INPUT_PERF;
+}
+
+/* ---- events ---- */
+
+static void split_name(struct ehd_event *ev, const char *s)
+{
+	const char *colon = strchr(s, ':');
+
+	if (colon) {
+		ev->provider = s;
+		ev->provider_len = (size_t)(colon - s);
+		s = colon + 1;
+	} else {
+		ev->provider = "";
+	}
+	ev->name = s;
+	ev->name_len = strlen(s);
+}
+
+/*
+ * The field kinds of @d's tracepoint, worked out on its first sample (NULL
+ * when out of memory: they are then deduced for each event).
+ */
+static const struct ehd__tracefs_types *
+types_of(struct perf_read *r, const struct ehd__perf_event_desc *d,
+	 int long_size)
+{
+	struct ehd__tracefs_types **v;
+
+	if (d->index >= r->ntypes) {
+		v = realloc(r->types, (d->index + 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + r->ntypes, 0,
+		       (d->index + 1 - r->ntypes) * sizeof(*v));
+		r->types = v;
+		r->ntypes = d->index + 1;
+	}
+	if (!r->types[d->index])
+		r->types[d->index] = ehd__tracefs_types_new(d->tep_event,
+							    long_size);
+	return r->types[d->index];
+}
+
+/* Identify an EventHeader event: 0, or the reason it is not one, counted. */
+static int identify(struct perf_read *r, struct ehd_event *ev,
+		    const uint8_t *data, size_t size)
+{
+	int err = ehd__identify(r->en, ev, &r->internal, data, size);
+
+	if (err)
+		r->stats.not_eventheader++;
+	return err;
+}
+
+static bool system_sample(struct perf_read *r,
+			  const struct ehd__perf_sample *s);
+
+/*
+ * The names of the thread and process of @ev (pid, tid set), kept from
+ * the sample before while none changed; the writers' key to them.
+ */
+static void thread_names(struct perf_read *r, struct ehd_event *ev)
+{
+	uint64_t gen = r->threads.gen | 1ull << 63;
+
+	if (r->last_names.tid != ev->tid || r->last_names.pid != ev->pid ||
+	    r->last_names.gen != gen) {
+		r->last_names.tid = ev->tid;
+		r->last_names.pid = ev->pid;
+		r->last_names.gen = gen;
+		r->last_names.comm = ehd__threads_name(&r->threads, ev->tid);
+		r->last_names.process = ehd__threads_name(&r->threads, ev->pid);
+	}
+	ev->comm = r->last_names.comm;
+	ev->process = r->last_names.process;
+	r->internal.names_gen = gen;
+}
+
+/* The event of sample @s; false when it gives none (EHD_READER_SYSTEM). */
+static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
+			 uint64_t offset)
+{
+	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
+	const struct ehd__perf_event_desc *d = s->desc;
+	struct ehd_event *ev = &r->ev;
+	const uint8_t *raw = s->raw;
+
+	memset(ev, 0, sizeof(*ev));
+	memset(&r->internal, 0, sizeof(r->internal));
+	r->internal.procs = r->procs;
+	ev->internal = &r->internal;
+	ev->source_offset = offset;
+	ev->long_size = ses->tracing_long_size ? ses->tracing_long_size : 8;
+	ev->big_endian = ses->big_endian;
+	if (s->fields & PERF_SAMPLE_TIME) {
+		ev->context |= EHD_CTX_TIME;
+		ev->time = s->time;
+		if (ses->has_clock_offset) {
+			ev->context |= EHD_CTX_TIME_UTC;
+			ev->time = ehd__perf_time_to_utc(r->perf, s->time);
+		}
+	}
+	if (s->fields & PERF_SAMPLE_CPU) {
+		ev->context |= EHD_CTX_CPU;
+		ev->cpu = s->cpu;
+	}
+	if (s->fields & PERF_SAMPLE_TID) {
+		ev->context |= EHD_CTX_PID;
+		ev->pid = s->pid;
+		ev->tid = s->tid;
+		thread_names(r, ev);
+	}
+	if (s->fields & PERF_SAMPLE_CALLCHAIN) {
+		ev->context |= EHD_CTX_CALLCHAIN;
+		ev->callchain = s->callchain;
+		ev->callchain_count = (size_t)s->callchain_count;
+	}
+	ev->data = ev->record = raw;
+	ev->size = ev->record_size = s->raw_size;
+	if (!d) {
+		r->stats.unknown_id++;
+		ev->kind = EHD_EVENT_RAW;
+		ev->provider = ev->name = ev->tracepoint = "";
+		return true;
+	}
+	if (r->procs && system_sample(r, s))
+		return ev->kind == EHD_EVENT_SAMPLE;
+	ev->tep_event = d->tep_event;
+	ev->tracepoint = d->tp_name ? d->tp_name : "";
+	ev->tracepoint_len = d->tp_name ? d->tp_name_len : 0;
+	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size &&
+	    !identify(r, ev, raw + d->eh_offset,
+		      s->raw_size - (uint32_t)d->eh_offset))
+		return true;
+	ev->kind = d->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
+	if (d->tep_event)
+		r->internal.types = types_of(r, d, ev->long_size);
+	split_name(ev, d->name ? d->name : "");
+	return true;
+}
+
+static void universal(struct ehd_event *ev, const char *provider,
+		      const char *name)
+{
+	ev->provider = provider;
+	ev->provider_len = strlen(provider);
+	ev->name = ev->tracepoint = name;
+	ev->name_len = ev->tracepoint_len = strlen(name);
+	ev->data = ev->record = NULL;
+	ev->size = ev->record_size = 0;
+}
+
+/* Field @f of a sched_switch sample, or -1. */
+static long long switch_field(const struct ehd__perf_sample *s,
+			      struct tep_format_field *f)
+{
+	unsigned long long v;
+
+	if (!f || !s->raw || f->offset + f->size > (int)s->raw_size ||
+	    tep_read_number_field(f, s->raw, &v))
+		return -1;
+	return (long long)v;
+}
+
+/* Is @d sched:sched_switch? Its fields are then looked up once. */
+static bool is_switch(struct perf_read *r,
+		      const struct ehd__perf_event_desc *d)
+{
+	if (d == r->switch_desc)
+		return true;
+	if (!d->tep_event || !d->name || strcmp(d->name, "sched:sched_switch"))
+		return false;
+	r->switch_desc = d;
+	r->switch_prev = tep_find_field(d->tep_event, "prev_pid");
+	r->switch_next = tep_find_field(d->tep_event, "next_pid");
+	return true;
+}
+
+/*
+ * EHD_READER_SYSTEM: cpu-clock and task-clock samples are "cpu" samples;
+ * sched_switch becomes "cswitch" (ev->kind EHD_EVENT_SAMPLE), or nothing
+ * (ev->kind 0) when the thread that comes was not seen leaving. Return:
+ * false for any other sample.
+ */
+static bool system_sample(struct perf_read *r,
+			  const struct ehd__perf_sample *s)
+{
+	const struct ehd__perf_event_desc *d = s->desc;
+	struct ehd_event *ev = &r->ev;
+	long long prev, next;
+	const uint64_t *stack;
+	uint64_t off;
+	size_t n;
+
+	if (d->attr.type == PERF_TYPE_SOFTWARE &&
+	    (d->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	     d->attr.config == PERF_COUNT_SW_TASK_CLOCK)) {
+		ev->kind = EHD_EVENT_SAMPLE;
+		ev->value = 1;
+		universal(ev, "Universal.Events", "cpu");
+		return true;
+	}
+	if (!is_switch(r, d))
+		return false;
+	prev = switch_field(s, r->switch_prev);
+	next = switch_field(s, r->switch_next);
+	if (prev < 0 || next < 0)
+		return false;
+	ev->kind = 0;
+	if (!ehd__procs_switch(r->procs, s->time, (uint32_t)prev,
+			       (uint32_t)next, s->callchain,
+			       (size_t)s->callchain_count, &off, &stack, &n) ||
+	    !next)
+		return true;
+	ev->kind = EHD_EVENT_SAMPLE;
+	ev->value = off;
+	ev->tid = (uint32_t)next;
+	ev->pid = ehd__threads_pid(&r->threads, ev->tid);
+	if (!ev->pid)
+		ev->pid = ev->tid;
+	thread_names(r, ev);
+	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
+	ev->callchain = stack;
+	ev->callchain_count = n;
+	universal(ev, "Universal.Events", "cswitch");
+	return true;
+}
+
+#ifndef PERF_RECORD_MISC_LOST_SAMPLES_BPF
+#define PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
+#endif
+
+/* The dummy event that carries side-band records (COMM, FORK, ...). */
+static bool sideband_desc(const struct ehd__perf_event_desc *d)
+{
+	return d && d->attr.type == PERF_TYPE_SOFTWARE &&
+	       d->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
+/*
+ * Count what LOST and LOST_SAMPLES records say. The kernel reports a full
+ * ring's losses in LOST records as it goes; perf record (6.0 and later)
+ * and our session add, at the end, a LOST_SAMPLES record per event with
+ * that event's whole count (PERF_FORMAT_LOST), reported or not. Summing
+ * both would count the same losses twice: once LOST_SAMPLES records are
+ * seen, they alone give the number. Those of the side-band dummy event
+ * are not events, and those with the BPF flag were filtered out on
+ * purpose (perf record --filter), not lost.
+ */
+static void count_lost(struct perf_read *r, const struct ehd__perf_record *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	int big = ehd__perf_session(r->perf)->big_endian;
+
+	if (rec->type == PERF_RECORD_LOST && rec->size >= 24) {
+		r->lost_stream += ehd__load_uint(p + 8, 8, big);
+		r->stats.lost_records++;
+	} else if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16 &&
+		   !(rec->misc & PERF_RECORD_MISC_LOST_SAMPLES_BPF)) {
+		uint64_t n = ehd__load_uint(p, 8, big);
+
+		r->have_lost_samples = true;
+		if (!rec->has_sample || !sideband_desc(rec->sample.desc))
+			r->lost_samples += n;
+		else
+			r->stats.lost_other += n;
+		r->stats.lost_records++;
+	}
+	r->stats.lost = r->have_lost_samples ? r->lost_samples : r->lost_stream;
+}
+
+/* A record that changes names (and with EHD_READER_SYSTEM, processes). */
+static bool task_record(const struct perf_read *r, uint32_t type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
+	       (r->procs && (type == PERF_RECORD_EXIT ||
+			     type == PERF_RECORD_MMAP ||
+			     type == PERF_RECORD_MMAP2));
+}
+
+/*
+ * The system event of a side-band record, in r->ev: time, and pid/tid
+ * from its sample_id when it has one.
+ */
+static void system_event(struct perf_read *r, const struct held *sid)
+{
+	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
+	struct ehd_event *ev = &r->ev;
+
+	memset(ev, 0, sizeof(*ev));
+	memset(&r->internal, 0, sizeof(r->internal));
+	r->internal.procs = r->procs;
+	ev->internal = &r->internal;
+	ev->source_offset = sid->offset;
+	ev->kind = EHD_EVENT_SYSTEM;
+	ev->system = &r->sys;
+	ev->long_size = 8;
+	ev->big_endian = ses->big_endian;
+	ev->context = EHD_CTX_PID;
+	ev->pid = ev->tid = r->sys.pid;
+	if (sid->fields & PERF_SAMPLE_TIME) {
+		ev->context |= EHD_CTX_TIME;
+		ev->time = sid->time;
+		if (ses->has_clock_offset) {
+			ev->context |= EHD_CTX_TIME_UTC;
+			ev->time = ehd__perf_time_to_utc(r->perf, sid->time);
+		}
+	}
+	if (sid->fields & PERF_SAMPLE_CPU) {
+		ev->context |= EHD_CTX_CPU;
+		ev->cpu = sid->cpu;
+	}
+	ev->comm = ev->process = ehd__threads_name(&r->threads, ev->pid);
+	universal(ev, "Universal.System",
+		  r->sys.kind == EHD_SYSTEM_PROCESS_CREATE ? "ProcessCreate" :
+		  r->sys.kind == EHD_SYSTEM_PROCESS_EXIT ? "ProcessExit" :
+		  r->sys.kind == EHD_SYSTEM_MAPPING ? "ProcessMapping" :
+		  "ExistingProcess");
+}
+
+/*
+ * A side-band record (@data, file byte order): names change, and with
+ * EHD_READER_SYSTEM processes and mappings. Return: true when it gives a
+ * system event (in r->ev).
+ */
+static bool apply_task(struct perf_read *r, const struct held *h,
+		       const void *data, size_t size)
+{
+	uint32_t type = h->type;
+	uint16_t misc = h->misc;
+	const uint8_t *p = (const uint8_t *)data + 8;
+	int big = ehd__perf_session(r->perf)->big_endian;
+	size_t n = size - 8;
+	bool sys = false;
+
+	if (r->procs && ehd__procs_record(r->procs, type, misc, p, n, big,
+					  &r->threads, &r->sys))
+		sys = true;
+
+	if ((type == PERF_RECORD_COMM && n <= 8) ||
+	    (type == PERF_RECORD_FORK && n < 16))
+		r->stats.malformed++;
+	else if (type == PERF_RECORD_COMM) {
+		const char *comm = (const char *)p + 8;
+
+		ehd__threads_comm(&r->threads, (uint32_t)ehd__load_uint(p, 4, big),
+				  (uint32_t)ehd__load_uint(p + 4, 4, big), comm,
+				  strnlen(comm, n - 8));
+	} else if (type == PERF_RECORD_FORK) {
+		ehd__threads_fork(&r->threads,
+				  (uint32_t)ehd__load_uint(p, 4, big),
+				  (uint32_t)ehd__load_uint(p + 8, 4, big),
+				  (uint32_t)ehd__load_uint(p + 12, 4, big));
+	}
+	if (sys) {
+		system_event(r, h);
+		if (r->sys.kind == EHD_SYSTEM_PROCESS_CREATE) {
+			r->inheriting = true;
+			r->inherit_pid = r->sys.pid;
+			r->inherit_next = 0;
+			r->inherit_at = *h;
+		}
+	}
+	return sys;
+}
+
+/*
+ * The next mapping a new process has from its parent (a fork copies them
+ * without records): a ProcessMapping event of the child, at the time of
+ * its ProcessCreate, so that a reader of the events alone (PerfView) can
+ * attribute its samples. Return: true when it gives one.
+ */
+static bool inherited_mapping(struct perf_read *r)
+{
+	if (!ehd__procs_mapping_at(r->procs, r->inherit_pid, r->inherit_next++,
+				   &r->sys)) {
+		r->inheriting = false;
+		return false;
+	}
+	system_event(r, &r->inherit_at);
+	return true;
+}
+
+static int cmp_held(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Keep the parsed fields of sample @rec (pointers as offsets) in @h. */
+static void keep_parse(struct held *h, const struct ehd__perf_record *rec)
+{
+	const struct ehd__perf_sample *sm = &rec->sample;
+	const uint8_t *base = rec->data;
+
+	h->parsed = true;
+	h->desc = sm->desc;
+	h->pid = sm->pid;
+	h->tid = sm->tid;
+	h->raw_off = sm->raw ? (uint32_t)((const uint8_t *)sm->raw - base) : 0;
+	h->raw_size = sm->raw ? sm->raw_size : 0;
+	h->chain_off = sm->callchain ?
+		       (uint32_t)((const uint8_t *)sm->callchain - base) : 0;
+	h->chain_count = (uint32_t)sm->callchain_count;
+}
+
+/* The sample @h kept, in r->sample, its pointers into the copy. */
+static void held_sample(struct perf_read *r, const struct held *h)
+{
+	struct ehd__perf_sample *sm = &r->sample;
+	const uint8_t *base = h->at;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->fields = h->fields;
+	sm->desc = h->desc;
+	sm->time = h->time;
+	sm->cpu = h->cpu;
+	sm->pid = h->pid;
+	sm->tid = h->tid;
+	if (h->raw_off) {
+		sm->raw = base + h->raw_off;
+		sm->raw_size = h->raw_size;
+	}
+	if (h->chain_off) {
+		sm->callchain = (const uint64_t *)(const void *)(base +
+								 h->chain_off);
+		sm->callchain_count = h->chain_count;
+	}
+}
+
+/* A chunk none of whose records is held: kept for the next, or freed. */
+static void retire(struct perf_read *r, struct chunk *c)
+{
+	if (r->nspare < SPARE_CHUNKS && c->cap == ARENA_CHUNK) {
+		c->next = r->spare;
+		r->spare = c;
+		r->nspare++;
+		return;
+	}
+	free(c);
+}
+
+/* Room for @size bytes in a chunk: the current one, or another. */
+static struct chunk *chunk_for(struct perf_read *r, size_t size)
+{
+	struct chunk *c = r->cur, *old = r->cur;
+	size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+	if (c && c->cap - c->len >= size)
+		return c;
+	if (c && !c->live && c->cap >= size) {
+		c->len = 0;	/* nothing in it is held: start it again */
+		return c;
+	}
+	if (r->spare && r->spare->cap >= size) {
+		c = r->spare;
+		r->spare = c->next;
+		r->nspare--;
+	} else {
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->cap = cap;
+	}
+	c->len = 0;
+	c->live = 0;
+	r->cur = c;
+	if (old && !old->live)
+		retire(r, old);
+	return c;
+}
+
+/* A record of chunk @c is no more held: the chunk may go. */
+static void release(struct perf_read *r, struct chunk *c)
+{
+	if (!--c->live && c != r->cur)
+		retire(r, c);
+}
+
+/* The session's stream is not needed before @pos (all was given out). */
+static void release_stream(struct perf_read *r, uint64_t pos)
+{
+	ehd__session_release(r->session, pos);
+	r->released = pos;
+}
+
+/* The record of the event given out last is not needed any more. */
+static void release_given(struct perf_read *r)
+{
+	if (r->given) {
+		release(r, r->given);
+		r->given = NULL;
+	}
+}
+
+static void free_chunks(struct perf_read *r)
+{
+	size_t i;
+
+	release_given(r);
+	for (i = r->first; i < r->nheld; i++)
+		if (r->held[i].chunk) {
+			release(r, r->held[i].chunk);
+			r->held[i].chunk = NULL;
+		}
+	free(r->cur);
+	while (r->spare) {
+		struct chunk *c = r->spare;
+
+		r->spare = c->next;
+		free(c);
+	}
+	r->cur = NULL;
+	r->nspare = 0;
+}
+
+static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
+{
+	size_t size = ((size_t)rec->size + 7) & ~(size_t)7;
+	struct chunk *c;
+	struct held *h;
+
+	if (r->first && r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
+		/* Full, the first half given out: move the rest down. */
+		size_t k;
+
+		memmove(r->held, r->held + r->first,
+			(r->nheld - r->first) * sizeof(*r->held));
+		for (k = 0; k < r->nruns && k < RUNS_MAX; k++)
+			r->runs[k] -= r->first;
+		r->nheld -= r->first;
+		r->first = 0;
+	}
+	if (r->nheld == r->held_cap) {
+		size_t cap = r->held_cap ? 2 * r->held_cap : 1024;
+
+		h = realloc(r->held, cap * sizeof(*h));
+		if (!h)
+			return ehd__err_set(r->err, -ENOMEM, rec->offset,
+					    "out of memory");
+		r->held = h;
+		h = realloc(r->merged, cap * sizeof(*h));
+		if (!h)
+			return ehd__err_set(r->err, -ENOMEM, rec->offset,
+					    "out of memory");
+		r->merged = h;
+		r->held_cap = cap;
+	}
+	c = rec->flags & EHD__PERF_REC_BORROWED ? r->cur : chunk_for(r, size);
+	if (!c && !(rec->flags & EHD__PERF_REC_BORROWED))
+		return ehd__err_set(r->err, -ENOMEM, rec->offset,
+				    "out of memory");
+	/* A record older than the one before starts a new run. */
+	if (r->nheld > r->first &&
+	    rec->sample.time < r->held[r->nheld - 1].time &&
+	    r->nruns <= RUNS_MAX) {
+		if (r->nruns < RUNS_MAX)
+			r->runs[r->nruns] = r->nheld;
+		r->nruns++;
+	}
+	h = &r->held[r->nheld++];
+	h->type = rec->type;
+	h->misc = rec->misc;
+	h->cpu = rec->sample.cpu;
+	h->fields = rec->sample.fields;
+	h->time = rec->sample.time;
+	if (h->time > r->max_time)
+		r->max_time = h->time;
+	h->seq = r->seq++;
+	h->offset = rec->offset;
+	h->parsed = false;
+	if (rec->type == PERF_RECORD_SAMPLE && r->native &&
+	    !(rec->flags & EHD__PERF_REC_DECOMPRESSED))
+		keep_parse(h, rec);
+	h->size = size;
+	r->held_bytes += size;
+	if (rec->flags & EHD__PERF_REC_BORROWED) {
+		/* Where the session has it, until released (keep_rest()). */
+		h->at = rec->data;
+		h->chunk = NULL;
+		return 0;
+	}
+	h->at = c->data + c->len;
+	h->chunk = c;
+	memcpy(c->data + c->len, rec->data, rec->size);
+	c->len += size;
+	c->live++;
+	return 0;
+}
+
+/*
+ * Put the held records in time order (arrival order for equal times).
+ * Each run is in order already (a ring's records mostly are): a few runs
+ * are merged, many sorted.
+ */
+static void order_held(struct perf_read *r)
+{
+	size_t pos[RUNS_MAX + 1], end[RUNS_MAX + 1], k, n = 0, i, best;
+	struct held *t;
+
+	if (!r->nruns)
+		return;
+	if (r->nruns > RUNS_MAX) {
+		qsort(r->held + r->first, r->nheld - r->first, sizeof(*r->held),
+		      cmp_held);
+		r->nruns = 0;
+		return;
+	}
+	pos[0] = n = r->first;
+	for (k = 0; k < r->nruns; k++)
+		end[k] = pos[k + 1] = r->runs[k];
+	end[r->nruns] = r->nheld;
+	while (n < r->nheld) {
+		best = RUNS_MAX + 1;
+		for (i = 0; i <= r->nruns; i++)
+			if (pos[i] < end[i] &&
+			    (best > RUNS_MAX ||
+			     r->held[pos[i]].time < r->held[pos[best]].time))
+				best = i;
+		r->merged[n++] = r->held[pos[best]++];
+	}
+	t = r->held;
+	r->held = r->merged;
+	r->merged = t;
+	r->nruns = 0;
+}
+
+/*
+ * Give out the held samples up to time @limit (all with @all), in time
+ * order; the others stay held. perf's own rule: at the end of a round,
+ * what was recorded before the previous round's end is complete.
+ */
+static void start_drain(struct perf_read *r, bool all, uint64_t limit)
+{
+	size_t n = r->nheld;
+
+	order_held(r);
+	if (!all)
+		while (n > r->first && r->held[n - 1].time > limit)
+			n--;
+	r->next_held = r->first;
+	r->drain_end = n;
+	r->draining = true;
+}
+
+/*
+ * Keep the samples not given out, at the front (they stay where they
+ * are); a live session may free what is before the oldest of them.
+ */
+static void keep_rest(struct perf_read *r)
+{
+	uint64_t pos;
+	size_t i;
+
+	r->first = r->drain_end;
+	if (r->first == r->nheld)
+		r->first = r->nheld = 0;
+	if (!r->session)
+		return;
+	pos = ehd__perf_position(r->perf);
+	for (i = r->first; i < r->nheld; i++)
+		if (!r->held[i].chunk && r->held[i].offset < pos)
+			pos = r->held[i].offset;
+	release_stream(r, pos);
+}
+
+/* The next held sample, or 0 when all those due are out; names applied. */
+static int drain(struct perf_read *r)
+{
+	struct held *h;
+	int err;
+
+	for (;;) {
+		if (r->next_held == r->drain_end) {
+			r->draining = false;
+			keep_rest(r);
+			return 0;
+		}
+		h = &r->held[r->next_held++];
+		r->held_bytes -= h->size;
+		r->given = h->chunk;	/* released at the next call */
+		h->chunk = NULL;
+		if (task_record(r, h->type)) {
+			if (apply_task(r, h, h->at, h->size))
+				return 1;
+			release_given(r);
+			continue;
+		}
+		if (h->parsed) {
+			held_sample(r, h);
+		} else {
+			err = ehd__perf_parse_sample(r->perf, h->at, h->offset,
+						     &r->sample);
+			if (err)
+				return perf_fail(r, err);
+		}
+		if (sample_event(r, &r->sample, h->offset))
+			return 1;
+		release_given(r);
+	}
+}
+
+/* A FINISHED_ROUND record: give out what is complete. */
+static void end_round(struct perf_read *r)
+{
+	if (r->nheld > r->first && r->have_limit)
+		start_drain(r, false, r->round_limit);
+	r->round_limit = r->max_time;
+	r->have_limit = true;
+}
+
+/* The next event, in r->ev: 1, 0 at the end, or < 0. */
+static int next_event(struct perf_read *r)
+{
+	const struct ehd__perf_record *rec;
+	bool sort = r->flags & EHD_READER_SORT_TIME;
+	int ret;
+
+	release_given(r);
+	/* Nothing held (no sorting, or between rounds): let it all go. */
+	if (r->session && r->nheld == r->first &&
+	    ehd__perf_position(r->perf) - r->released >= (1u << 20))
+		release_stream(r, ehd__perf_position(r->perf));
+	for (;;) {
+		if (r->inheriting && inherited_mapping(r))
+			return 1;
+		if (r->draining) {
+			ret = drain(r);
+			if (ret)
+				return ret;
+		}
+		if (r->at_end)
+			return 0;
+		ret = ehd__perf_next(r->perf, &rec);
+		if (ret == -EAGAIN && r->session)
+			return ret;	/* live: nothing more now */
+		if (ret < 0)
+			return perf_fail(r, ret);
+		if (!ret) {
+			r->at_end = true;
+			if (r->nheld > r->first)
+				start_drain(r, true, 0);
+			continue;
+		}
+		r->stats.records++;
+		if (rec->type == PERF_RECORD_LOST ||
+		    rec->type == PERF_RECORD_LOST_SAMPLES) {
+			count_lost(r, rec);
+			continue;
+		}
+		if (sort && rec->type == EHD__PERF_RECORD_FINISHED_ROUND) {
+			end_round(r);
+			continue;
+		}
+		if (task_record(r, rec->type)) {
+			/* Names change in time order with the samples. */
+			if (!sort || !rec->has_sample ||
+			    !(rec->sample.fields & PERF_SAMPLE_TIME)) {
+				struct held h = {
+					.type = rec->type, .misc = rec->misc,
+					.offset = rec->offset,
+				};
+
+				if (rec->has_sample) {
+					h.fields = rec->sample.fields;
+					h.time = rec->sample.time;
+					h.cpu = rec->sample.cpu;
+				}
+				if (apply_task(r, &h, rec->data, rec->size))
+					return 1;
+			} else if ((ret = hold(r, rec))) {
+				return ret;
+			}
+			continue;
+		}
+		if (rec->type == PERF_RECORD_THROTTLE)
+			r->stats.throttled++;
+		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
+			continue;
+		if (!sort) {
+			if (sample_event(r, &rec->sample, rec->offset))
+				return 1;
+			continue;
+		}
+		ret = hold(r, rec);
+		if (ret)
+			return ret;
+		if (r->held_bytes >= SORT_BYTES_MAX) {
+			r->stats.early_flushes++;
+			start_drain(r, true, 0);
+		}
+	}
+}
+
+static int perf_next(void *state, const struct ehd_event **ev)
+{
+	struct perf_read *r = state;
+	int ret = next_event(r);
+
+	if (ret > 0)
+		*ev = &r->ev;
+	return ret;
+}
+
+/* ---- information ---- */
+
+/* ns between two cpu-clock samples, of the first such event (0: none). */
+static uint64_t cpu_sample_period(const struct perf_read *r)
+{
+	const struct ehd__perf_event_desc *d;
+	size_t i;
+
+	for (i = 0; (d = ehd__perf_desc(r->perf, i)); i++) {
+		if (d->attr.type != PERF_TYPE_SOFTWARE ||
+		    d->attr.config != PERF_COUNT_SW_CPU_CLOCK ||
+		    !d->attr.sample_period)
+			continue;
+		if (!d->attr.freq)
+			return d->attr.sample_period;	/* cpu-clock counts ns */
+		return 1000000000 / d->attr.sample_freq;
+	}
+	return 0;
+}
+
+static void perf_trace_info(void *state, struct ehd_trace_info *i)
+{
+	struct perf_read *r = state;
+	const struct ehd__perf_session *s;
+
+	if (!r->perf)
+		return;
+	s = ehd__perf_session(r->perf);
+	i->hostname = s->hostname;
+	i->osrelease = s->osrelease;
+	i->arch = s->arch;
+	i->cpu_desc = s->cpudesc;
+	i->perf_version = s->version;
+	i->cmdline = s->cmdline;
+	i->nr_cpus_online = s->nr_cpus_online;
+	i->nr_cpus_avail = s->nr_cpus_avail;
+	i->clockid = s->clockid == EHD__PERF_CLOCKID_UNKNOWN ? -1 :
+		     (int32_t)s->clockid;
+	i->has_clock_offset = s->has_clock_offset;
+	i->clock_offset = s->clock_offset;
+	i->long_size = s->tracing_long_size;
+	i->page_size = s->tracing_page_size;
+	i->big_endian = s->big_endian;
+	i->cpu_sample_period = cpu_sample_period(r);
+}
+
+static void perf_stats(const void *state, struct ehd_reader_stats *stats)
+{
+	const struct perf_read *r = state;
+	uint64_t events = stats->events;
+
+	*stats = r->stats;
+	stats->events = events;
+	if (r->perf)
+		stats->format_errors =
+			ehd__perf_session(r->perf)->format_errors;
+}
+
+static void perf_free(void *state)
+{
+	struct perf_read *r = state;
+
+	if (!r)
+		return;
+	ehd__perf_free(r->perf);
+	ehd_enum_free(r->en);
+	ehd__threads_free(&r->threads);
+	ehd__procs_free(r->procs);
+	free_chunks(r);
+	free(r->held);
+	free(r->merged);
+	while (r->ntypes)
+		free(r->types[--r->ntypes]);	/* free(NULL) is fine */
+	free(r->types);
+	free(r);
+}
+
+const struct ehd__input_ops ehd__perf_input = {
+	.name = "perf",
+	.what = "perf.data",
+	.kinds = 1u << EHD_INPUT_PERF | 1u << EHD_INPUT_PERF_PIPE |
+		 1u << EHD_INPUT_SESSION,
+	.probe = perf_probe,
+	.open = perf_open,
+	.next = perf_next,
+	.trace_info = perf_trace_info,
+	.stats = perf_stats,
+	.free = perf_free,
+};
