@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * inputs.c - what the readers of ehd_reader share
+ * inputs.c - the readers of ehd_reader, and what they share
+ *
+ * The front end (reader.c) asks the readers' probes in this order and
+ * opens an input with the first that knows its first bytes: perf.data and
+ * nettrace start with a magic of 8 bytes, a Heph trace with one of 4, and
+ * an interceptor capture only with a plausible record size, which a
+ * netperf stream (int32 20, "!FastSerialization") also has: it is asked
+ * last.
  */
 #include <errno.h>
 #include <string.h>
@@ -11,6 +18,20 @@
 
 #include "formats/input.h"
 #include "model/event-int.h"
+
+/* Each at the end of its reader's file. */
+extern const struct ehd__input_ops ehd__perf_input;
+extern const struct ehd__input_ops ehd__nettrace_input;
+extern const struct ehd__input_ops ehd__heph_input;
+extern const struct ehd__input_ops ehd__dat_input;
+
+const struct ehd__input_ops *const ehd__inputs[] = {
+	&ehd__perf_input,
+	&ehd__nettrace_input,
+	&ehd__heph_input,
+	&ehd__dat_input,
+	NULL
+};
 
 int ehd__input_after_head(const struct ehd__input_src *src)
 {

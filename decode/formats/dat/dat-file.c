@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * dat-file.c - streaming reader of interceptor captures
+ * dat-file.c - streaming reader of interceptor captures, and their
+ * records as events of ehd_reader
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ehdecode/enumerator.h>
+#include <ehdecode/event.h>
+
 #include "core/ehd-bytes.h"
 #include "formats/dat/dat-file.h"
+#include "formats/input.h"
+#include "model/event-int.h"
 
 /*
  * Take up to @n bytes of the record at @at: how many (fewer only at the
@@ -81,3 +87,110 @@ void ehd__dat_fini(struct ehd__dat_file *d)
 {
 	ehd__in_free(&d->in);
 }
+
+/* ---- as an input of ehd_reader ---- */
+
+struct dat_read {
+	struct ehd__dat_file dat;
+	struct ehd__err *err;	/* the front end's */
+	struct ehd_enum *en;	/* identifies the events */
+	struct ehd_event ev;
+	struct ehd__event_internal internal;	/* behind ev.internal */
+	uint64_t records;
+	uint64_t not_eventheader;
+};
+
+/* A capture has no magic: it starts with a plausible record size. */
+static bool dat_probe(const uint8_t *h, size_t n)
+{
+	return n >= 4 && ehd__load_uint(h, 4, 0) >= 5 &&
+	       ehd__load_uint(h, 4, 0) <= EHD__DAT_RECORD_MAX;
+}
+
+static int dat_open(void **state, const struct ehd__input_src *src)
+{
+	struct dat_read *d = calloc(1, sizeof(*d));
+	int err;
+
+	*state = d;
+	if (!d)
+		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
+	d->err = src->err;
+	err = ehd__input_after_head(src);
+	if (err)
+		return err;
+	d->en = ehd_enum_new();
+	if (!d->en || ehd__dat_init(&d->dat, src->fd, src->head, src->nhead))
+		return ehd__err_set(d->err, -ENOMEM, 0, "out of memory");
+	return EHD_INPUT_DAT;
+}
+
+/* The event of @rec: an EventHeader event, or a raw one named after it. */
+static void dat_event(struct dat_read *d, const struct ehd__dat_record *rec)
+{
+	struct ehd_event *ev = &d->ev;
+
+	memset(ev, 0, sizeof(*ev));
+	memset(&d->internal, 0, sizeof(d->internal));
+	ev->internal = &d->internal;
+	ev->source_offset = rec->offset;
+	ev->long_size = 8;
+	ev->tracepoint = rec->tracepoint;
+	ev->tracepoint_len = rec->tracepoint_len;
+	ev->data = rec->data;
+	ev->size = rec->size;
+	if (!ehd__identify(d->en, ev, &d->internal, rec->data, rec->size))
+		return;
+	d->not_eventheader++;
+	ev->kind = EHD_EVENT_RAW;
+	ev->provider = "";
+	ev->name = rec->tracepoint;
+	ev->name_len = rec->tracepoint_len;
+}
+
+static int dat_next(void *state, const struct ehd_event **ev)
+{
+	struct dat_read *d = state;
+	struct ehd__dat_record rec;
+	int ret = ehd__dat_next(&d->dat, &rec);
+
+	if (ret < 0)
+		return ehd__err_take(d->err, ret, d->dat.err.msg,
+				     d->dat.err.off);
+	d->records += (uint64_t)ret;
+	if (ret > 0) {
+		dat_event(d, &rec);
+		*ev = &d->ev;
+	}
+	return ret;
+}
+
+static void dat_stats(const void *state, struct ehd_reader_stats *stats)
+{
+	const struct dat_read *d = state;
+
+	stats->records = d->records;
+	stats->not_eventheader = d->not_eventheader;
+}
+
+static void dat_free(void *state)
+{
+	struct dat_read *d = state;
+
+	if (!d)
+		return;
+	ehd__dat_fini(&d->dat);
+	ehd_enum_free(d->en);
+	free(d);
+}
+
+const struct ehd__input_ops ehd__dat_input = {
+	.name = "dat",
+	.what = "an interceptor capture",
+	.kinds = 1u << EHD_INPUT_DAT,
+	.probe = dat_probe,
+	.open = dat_open,
+	.next = dat_next,
+	.stats = dat_stats,
+	.free = dat_free,
+};

@@ -38,6 +38,7 @@
 #include "model/event-int.h"
 #include "formats/heph/heph-format.h"
 #include "formats/heph/heph-read.h"
+#include "formats/input.h"
 #include "core/utf8.h"
 
 /* Largest packet read (Heph writes packets of a few hundred bytes). */
@@ -628,3 +629,85 @@ const char *ehd__heph_error(const struct ehd__heph *h, uint64_t *offset)
 {
 	return ehd__err_get(&h->err, offset);
 }
+
+/* ---- as an input of ehd_reader ---- */
+
+struct heph_read {
+	struct ehd__heph *h;
+	struct ehd__err *err;	/* the front end's */
+};
+
+static bool heph_probe(const uint8_t *head, size_t n)
+{
+	return ehd__heph_is_heph(head, n);
+}
+
+static int heph_open(void **state, const struct ehd__input_src *src)
+{
+	struct heph_read *hr = calloc(1, sizeof(*hr));
+	int err;
+
+	*state = hr;
+	if (!hr)
+		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
+	hr->err = src->err;
+	err = ehd__input_after_head(src);
+	if (err)
+		return err;
+	if (ehd__heph_open(&hr->h, src->fd, src->head, src->nhead, src->size))
+		return ehd__err_set(hr->err, -ENOMEM, 0, "out of memory");
+	if (src->flags & EHD_READER_STRICT)
+		ehd__heph_set_strict(hr->h);
+	return EHD_INPUT_HEPH;
+}
+
+static int heph_next(void *state, const struct ehd_event **ev)
+{
+	struct heph_read *hr = state;
+	uint64_t off = 0;
+	const char *why;
+	int ret = ehd__heph_next(hr->h, ev);
+
+	if (ret >= 0)
+		return ret;
+	why = ehd__heph_error(hr->h, &off);
+	return ehd__err_take(hr->err, ret, why, off);
+}
+
+static void heph_trace_info(void *state, struct ehd_trace_info *info)
+{
+	struct heph_read *hr = state;
+
+	if (hr->h)
+		ehd__heph_trace_info(hr->h, info);
+}
+
+static void heph_stats(const void *state, struct ehd_reader_stats *stats)
+{
+	const struct heph_read *hr = state;
+
+	if (hr->h)
+		stats->records = ehd__heph_packets(hr->h);
+}
+
+static void heph_free(void *state)
+{
+	struct heph_read *hr = state;
+
+	if (!hr)
+		return;
+	ehd__heph_free(hr->h);
+	free(hr);
+}
+
+const struct ehd__input_ops ehd__heph_input = {
+	.name = "heph",
+	.what = "a Heph trace",
+	.kinds = 1u << EHD_INPUT_HEPH,
+	.probe = heph_probe,
+	.open = heph_open,
+	.next = heph_next,
+	.trace_info = heph_trace_info,
+	.stats = heph_stats,
+	.free = heph_free,
+};

@@ -36,6 +36,8 @@
 #include "model/event-int.h"
 #include "formats/nettrace/nettrace-format.h"
 #include "formats/nettrace/nettrace-read.h"
+#include "formats/input.h"
+#include "system/procs.h"
 
 #define READ_CHUNK (256u << 10)
 /* TraceEvent's limits. */
@@ -2532,3 +2534,155 @@ void ehd__nt_free(struct ehd__nt *nt)
 	ehd__in_free(&nt->in);
 	free(nt);
 }
+
+/* ---- as an input of ehd_reader ---- */
+
+struct nt_read {
+	struct ehd__nt *nt;
+	bool opened;
+	struct ehd__err *err;	/* the front end's */
+	struct ehd__procs *procs;	/* attributes the stacks */
+	uint64_t records, lost;
+};
+
+static bool nt_probe(const uint8_t *head, size_t n)
+{
+	return ehd__nt_is_nettrace(head, n);
+}
+
+/* Take the nettrace reader's error as ours. */
+static int nt_read_fail(struct nt_read *n, int err)
+{
+	uint64_t off = 0;
+	const char *why = ehd__nt_error(n->nt, &off);
+
+	return ehd__err_take(n->err, err, why, off);
+}
+
+static int nt_read_open(void **state, const struct ehd__input_src *src)
+{
+	struct nt_read *n = calloc(1, sizeof(*n));
+	int err;
+
+	*state = n;
+	if (!n)
+		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
+	n->err = src->err;
+	err = ehd__input_after_head(src);
+	if (err)
+		return err;
+	err = ehd__nt_open(&n->nt, src->fd, src->head, src->nhead,
+			   src->flags & EHD_READER_STRICT);
+	if (err)
+		return n->nt ? nt_read_fail(n, err) :
+		       ehd__err_set(n->err, err, 0, "out of memory");
+	n->opened = true;
+	/* Its Universal.System events attribute its stacks. */
+	n->procs = ehd__procs_new();
+	if (!n->procs)
+		return ehd__err_set(n->err, -ENOMEM, 0, "out of memory");
+	ehd__nt_set_procs(n->nt, n->procs);
+	return EHD_INPUT_NETTRACE;
+}
+
+/* A short string of a Universal payload: u16 count, UTF-8 bytes. */
+static size_t short_string(const uint8_t *p, const uint8_t *end,
+			   const char **s, size_t *len)
+{
+	if (end - p < 2)
+		return 0;
+	*len = (size_t)p[0] | (size_t)p[1] << 8;
+	if ((size_t)(end - p - 2) < *len)
+		return 0;
+	*s = (const char *)p + 2;
+	return 2 + *len;
+}
+
+/*
+ * The mappings and functions a nettrace system trace names (ProcessMapping,
+ * ProcessSymbol: varuints, then a short string), for ehd_event_frames().
+ * Malformed payloads are only not used: the event is still given.
+ */
+static void nt_given(struct nt_read *n, const struct ehd_event *ev)
+{
+	const uint8_t *p = ev->data, *end = p + ev->size;
+	bool mapping = ev->name_len == 14 && !memcmp(ev->name, "ProcessMapping", 14);
+	bool symbol = ev->name_len == 13 && !memcmp(ev->name, "ProcessSymbol", 13);
+	uint64_t v[4];
+	const char *name;
+	size_t i, k, len;
+
+	if ((!mapping && !symbol) || ev->provider_len != 16 ||
+	    memcmp(ev->provider, "Universal.System", 16) || !p)
+		return;
+	for (i = 0; i < 4; i++) {
+		k = ehd__nt_get_varuint(p, end, 10, &v[i]);
+		if (!k)
+			return;
+		p += k;
+	}
+	if (!short_string(p, end, &name, &len))
+		return;
+	if (mapping)
+		ehd__procs_given_mapping(n->procs, ev->pid, v[0], v[1], v[2],
+					 v[3], name, len);
+	else
+		ehd__procs_given_symbol(n->procs, v[1], v[2], v[3], name, len);
+}
+
+static int nt_read_next(void *state, const struct ehd_event **ev)
+{
+	struct nt_read *n = state;
+	int ret = ehd__nt_next(n->nt, ev);
+
+	if (ret < 0)
+		return nt_read_fail(n, ret);
+	n->records += (uint64_t)ret;
+	n->lost = ehd__nt_lost(n->nt);
+	if (ret > 0)
+		nt_given(n, *ev);
+	return ret;
+}
+
+static void nt_read_trace_info(void *state, struct ehd_trace_info *info)
+{
+	struct nt_read *n = state;
+
+	if (n->opened)
+		ehd__nt_trace_info(n->nt, info);
+}
+
+static void nt_read_stats(const void *state, struct ehd_reader_stats *stats)
+{
+	const struct nt_read *n = state;
+
+	stats->records = n->records;
+	stats->lost = n->lost;
+	if (n->nt) {
+		stats->malformed = ehd__nt_malformed(n->nt);
+		stats->dangling = ehd__nt_dangling(n->nt);
+	}
+}
+
+static void nt_read_free(void *state)
+{
+	struct nt_read *n = state;
+
+	if (!n)
+		return;
+	ehd__nt_free(n->nt);
+	ehd__procs_free(n->procs);
+	free(n);
+}
+
+const struct ehd__input_ops ehd__nettrace_input = {
+	.name = "nettrace",
+	.what = "nettrace",
+	.kinds = 1u << EHD_INPUT_NETTRACE,
+	.probe = nt_probe,
+	.open = nt_read_open,
+	.next = nt_read_next,
+	.trace_info = nt_read_trace_info,
+	.stats = nt_read_stats,
+	.free = nt_read_free,
+};

@@ -24,7 +24,7 @@ struct ehd__procs;
 struct ehd_event;
 struct ehd_trace_info;
 
-/* ---- used by reader.c ---- */
+/* ---- the reader ---- */
 
 /* Starts with "Nettrace", or is a netperf (v3) stream? (@n >= 8 bytes) */
 bool ehd__nt_is_nettrace(const uint8_t *h, size_t n);
