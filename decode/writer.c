@@ -16,6 +16,7 @@
 #include <ehdecode/writer.h>
 
 #include "core/ehd-buf.h"
+#include "core/io.h"
 #include "model/enumerator-int.h"
 #include "model/event-int.h"
 #include "formats/output.h"
@@ -176,7 +177,7 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 /* Write the buffer out (all of it when @all, else once it is large). */
 static int flush(struct ehd_writer *w, bool all)
 {
-	size_t done = 0;
+	int err;
 
 	if (w->out.err && !w->write_err)
 		w->write_err = w->out.err;
@@ -187,17 +188,9 @@ static int flush(struct ehd_writer *w, bool all)
 	/* Whole events: no UTF-8 sequence runs on past the buffer's end. */
 	if (w->utf8_fix)
 		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
-	while (done < w->out.len) {
-		ssize_t n = write(w->o.fd, w->out.p + done, w->out.len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			w->write_err = -errno;
-			return w->write_err;
-		}
-		done += (size_t)n;
-	}
+	err = ehd__write_full(w->o.fd, w->out.p, w->out.len, NULL);
+	if (err)
+		return w->write_err = err;
 	w->bytes_total += w->out.len;
 	w->out.len = 0;
 	return 0;

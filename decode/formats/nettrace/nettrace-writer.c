@@ -47,6 +47,7 @@
 #include "model/event-int.h"
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
+#include "core/io.h"
 #include "core/ehd-table.h"
 #include "formats/nettrace/nettrace-format.h"
 #include "formats/nettrace/nettrace-map.h"
@@ -279,21 +280,15 @@ static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
 
 static int write_out(struct ehd__ntw *w)
 {
-	size_t done = 0;
+	int err;
 
 	if (w->out.err && !w->err)
 		w->err = w->out.err;
 	if (w->err)
 		return w->err;
-	while (done < w->out.len) {
-		ssize_t n = write(w->fd, w->out.p + done, w->out.len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return w->err = -errno;
-		done += (size_t)n;
-	}
+	err = ehd__write_full(w->fd, w->out.p, w->out.len, NULL);
+	if (err)
+		return w->err = err;
 	w->st.bytes += w->out.len;
 	w->out.len = 0;
 	return 0;
@@ -409,8 +404,8 @@ static int patch_counts(struct ehd__ntw *w)
 {
 	uint64_t v[NCOUNTS];
 	char t[COUNT_DIGITS + 1];
-	ssize_t n;
 	size_t i;
+	int err;
 
 	if (!w->counts_at[0])
 		return 0;
@@ -423,9 +418,10 @@ static int patch_counts(struct ehd__ntw *w)
 			memcpy(w->out.p + (at - w->st.bytes), t, COUNT_DIGITS);
 			continue;
 		}
-		n = pwrite(w->fd, t, COUNT_DIGITS, w->start + (off_t)at);
-		if (n != COUNT_DIGITS)
-			return w->err = n < 0 ? -errno : -EIO;
+		err = ehd__pwrite_full(w->fd, t, COUNT_DIGITS,
+				       (uint64_t)w->start + at, NULL);
+		if (err)
+			return w->err = err;
 	}
 	return 0;
 }
