@@ -71,8 +71,10 @@ EHD_API void ehd_reader_free(struct ehd_reader *r)
 {
 	if (!r)
 		return;
-	if (r->ops)
+	if (r->ops) {
 		r->ops->free(r->state);
+		free(r->state);
+	}
 	if (r->own_fd)
 		close(r->fd);
 	free(r->name);
@@ -87,8 +89,11 @@ static int start(struct ehd_reader *r, const struct ehd__input_ops *ops,
 {
 	int kind;
 
+	r->state = calloc(1, ops->state_size);
+	if (!r->state)
+		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
 	r->ops = ops;
-	kind = ops->open(&r->state, src);
+	kind = ops->open(r->state, src);
 	if (kind < 0)
 		return kind;
 	r->kind = kind;

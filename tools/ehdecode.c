@@ -21,6 +21,7 @@
 
 #include "live.h"
 #include "output.h"
+#include "cli.h"
 #include "report.h"
 
 static const char *prog = "ehdecode";
@@ -126,9 +127,7 @@ LIVE_HELP_SYSTEM
 /* A usage error: one line saying what is wrong, one hint; exit code 2. */
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s\nTry '%s --help' for more information.\n",
-		prog, what, arg ? ": " : "", arg ? arg : "", prog);
-	return 2;
+	return cli_usage_error(prog, what, arg);
 }
 
 /* "unknown format (json, jsonl, ...)": the library's formats. */
@@ -350,16 +349,8 @@ static int run(int argc, char **argv, struct live_opts *live)
 				return usage_error("unknown UTF-8 mode (reference or strict)",
 						   optarg);
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION);
-			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-				prog);
-			return 2;
+			return cli_common(c, prog, usage);
 		}
 	}
 	if (live->hz || live->off_cpu) {

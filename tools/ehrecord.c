@@ -26,6 +26,7 @@
 #include "live.h"
 #include "output.h"
 #include "register.h"
+#include "cli.h"
 #include "report.h"
 
 static const char *prog = "ehrecord";
@@ -129,9 +130,7 @@ LIVE_HELP_SYSTEM
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s\nTry '%s --help' for more information.\n",
-		prog, what, arg ? ": " : "", arg ? arg : "", prog);
-	return 2;
+	return cli_usage_error(prog, what, arg);
 }
 
 /*
@@ -342,16 +341,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		case 'q':
 			lo->status = false;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION);
-			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n",
-				prog);
-			return 2;
+			return cli_common(c, prog, usage);
 		}
 	}
 	if (other.mode != MODE_RECORD)

@@ -68,14 +68,20 @@ int ehd__pread_full(int fd, void *buf, size_t n, uint64_t off, size_t *done)
 	return k < 0 ? (int)k : 0;
 }
 
-int ehd__write_full(int fd, const void *buf, size_t n, size_t *done)
+/* write(2) when @off is -1, else pwrite(2) at @off, until all is out. */
+static int put_all(int fd, const void *buf, size_t n, int64_t off,
+		   size_t *done)
 {
 	size_t put = 0;
 	ssize_t k;
 	int err = 0;
 
 	while (put < n) {
-		k = write(fd, (const char *)buf + put, call_size(n - put));
+		const char *p = (const char *)buf + put;
+
+		k = off < 0 ? write(fd, p, call_size(n - put)) :
+			      pwrite(fd, p, call_size(n - put),
+				     (off_t)((uint64_t)off + put));
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
@@ -90,25 +96,15 @@ int ehd__write_full(int fd, const void *buf, size_t n, size_t *done)
 	return err;
 }
 
+int ehd__write_full(int fd, const void *buf, size_t n, size_t *done)
+{
+	return put_all(fd, buf, n, -1, done);
+}
+
 int ehd__pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
 		     size_t *done)
 {
-	size_t put = 0;
-	ssize_t k;
-	int err = 0;
-
-	while (put < n) {
-		k = pwrite(fd, (const char *)buf + put, call_size(n - put),
-			   (off_t)(off + put));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			err = k < 0 ? -errno : -EIO;
-			break;
-		}
-		put += (size_t)k;
-	}
-	if (done)
-		*done = put;
-	return err;
+	if (off > INT64_MAX)
+		return -EINVAL;
+	return put_all(fd, buf, n, (int64_t)off, done);
 }

@@ -63,9 +63,11 @@ struct ehd__input_src {
  * @kinds: 1u << each enum ehd_input_kind it opens inputs as
  *	(EHD_INPUT_SESSION: ehd_reader_open_session() uses it)
  * @probe: do the first @n bytes of an input start one of its format?
- * @open: open @src. *@state gets the reader's state, which the front end
- *	keeps, even when it fails, until @free. Return: the
- *	enum ehd_input_kind it opened, or a negative errno (@src->err set)
+ * @state_size: the size of the reader's state, which the front end
+ *	allocates zeroed before @open and frees after @free
+ * @open: open @src into @state. Return: the enum ehd_input_kind it
+ *	opened, or a negative errno (@src->err set); @free is called either
+ *	way
  * @next: as ehd_reader_next(): 1 with an event in *@ev, 0 at the end, or a
  *	negative errno. A failure sets the error record, and the front end
  *	returns it from then on; -EAGAIN without it is a live session's
@@ -74,14 +76,15 @@ struct ehd__input_src {
  *	comes zeroed, its clockid -1)
  * @stats: set what the reader counted in @stats (@stats->events, the
  *	front end's, aside)
- * @free: free the state (NULL is fine)
+ * @free: free what the state holds (not the state itself)
  */
 struct ehd__input_ops {
 	const char *name;
 	const char *what;
 	unsigned int kinds;
+	size_t state_size;
 	bool (*probe)(const uint8_t *head, size_t n);
-	int (*open)(void **state, const struct ehd__input_src *src);
+	int (*open)(void *state, const struct ehd__input_src *src);
 	int (*next)(void *state, const struct ehd_event **ev);
 	void (*trace_info)(void *state, struct ehd_trace_info *info);
 	void (*stats)(const void *state, struct ehd_reader_stats *stats);

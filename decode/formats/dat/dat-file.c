@@ -107,14 +107,11 @@ static bool dat_probe(const uint8_t *h, size_t n)
 	       ehd__load_uint(h, 4, 0) <= EHD__DAT_RECORD_MAX;
 }
 
-static int dat_open(void **state, const struct ehd__input_src *src)
+static int dat_open(void *state, const struct ehd__input_src *src)
 {
-	struct dat_read *d = calloc(1, sizeof(*d));
+	struct dat_read *d = state;
 	int err;
 
-	*state = d;
-	if (!d)
-		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
 	d->err = src->err;
 	err = ehd__input_after_head(src);
 	if (err)
@@ -177,20 +174,13 @@ static void dat_free(void *state)
 {
 	struct dat_read *d = state;
 
-	if (!d)
-		return;
 	ehd__dat_fini(&d->dat);
 	ehd_enum_free(d->en);
-	free(d);
 }
 
 const struct ehd__input_ops ehd__dat_input = {
-	.name = "dat",
-	.what = "an interceptor capture",
-	.kinds = 1u << EHD_INPUT_DAT,
-	.probe = dat_probe,
-	.open = dat_open,
-	.next = dat_next,
-	.stats = dat_stats,
-	.free = dat_free,
+	.name = "dat", .what = "an interceptor capture",
+	.kinds = 1u << EHD_INPUT_DAT, .state_size = sizeof(struct dat_read),
+	.probe = dat_probe, .open = dat_open,
+	.next = dat_next, .stats = dat_stats, .free = dat_free,
 };

@@ -642,14 +642,11 @@ static bool heph_probe(const uint8_t *head, size_t n)
 	return ehd__heph_is_heph(head, n);
 }
 
-static int heph_open(void **state, const struct ehd__input_src *src)
+static int heph_open(void *state, const struct ehd__input_src *src)
 {
-	struct heph_read *hr = calloc(1, sizeof(*hr));
+	struct heph_read *hr = state;
 	int err;
 
-	*state = hr;
-	if (!hr)
-		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
 	hr->err = src->err;
 	err = ehd__input_after_head(src);
 	if (err)
@@ -694,20 +691,12 @@ static void heph_free(void *state)
 {
 	struct heph_read *hr = state;
 
-	if (!hr)
-		return;
 	ehd__heph_free(hr->h);
-	free(hr);
 }
 
 const struct ehd__input_ops ehd__heph_input = {
-	.name = "heph",
-	.what = "a Heph trace",
-	.kinds = 1u << EHD_INPUT_HEPH,
-	.probe = heph_probe,
-	.open = heph_open,
-	.next = heph_next,
-	.trace_info = heph_trace_info,
-	.stats = heph_stats,
-	.free = heph_free,
+	.name = "heph", .what = "a Heph trace", .kinds = 1u << EHD_INPUT_HEPH,
+	.state_size = sizeof(struct heph_read),
+	.probe = heph_probe, .open = heph_open, .next = heph_next,
+	.trace_info = heph_trace_info, .stats = heph_stats, .free = heph_free,
 };

@@ -2559,14 +2559,11 @@ static int nt_read_fail(struct nt_read *n, int err)
 	return ehd__err_take(n->err, err, why, off);
 }
 
-static int nt_read_open(void **state, const struct ehd__input_src *src)
+static int nt_read_open(void *state, const struct ehd__input_src *src)
 {
-	struct nt_read *n = calloc(1, sizeof(*n));
+	struct nt_read *n = state;
 	int err;
 
-	*state = n;
-	if (!n)
-		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
 	n->err = src->err;
 	err = ehd__input_after_head(src);
 	if (err)
@@ -2668,21 +2665,14 @@ static void nt_read_free(void *state)
 {
 	struct nt_read *n = state;
 
-	if (!n)
-		return;
 	ehd__nt_free(n->nt);
 	ehd__procs_free(n->procs);
-	free(n);
 }
 
 const struct ehd__input_ops ehd__nettrace_input = {
-	.name = "nettrace",
-	.what = "nettrace",
-	.kinds = 1u << EHD_INPUT_NETTRACE,
-	.probe = nt_probe,
-	.open = nt_read_open,
-	.next = nt_read_next,
-	.trace_info = nt_read_trace_info,
-	.stats = nt_read_stats,
+	.name = "nettrace", .what = "nettrace",
+	.kinds = 1u << EHD_INPUT_NETTRACE, .state_size = sizeof(struct nt_read),
+	.probe = nt_probe, .open = nt_read_open, .next = nt_read_next,
+	.trace_info = nt_read_trace_info, .stats = nt_read_stats,
 	.free = nt_read_free,
 };

@@ -161,14 +161,11 @@ static int session_view(void *ctx, const void **p, size_t *n)
 	return ehd__session_view(ctx, p, n);
 }
 
-static int perf_open(void **state, const struct ehd__input_src *src)
+static int perf_open(void *state, const struct ehd__input_src *src)
 {
-	struct perf_read *r = calloc(1, sizeof(*r));
+	struct perf_read *r = state;
 	int err;
 
-	*state = r;
-	if (!r)
-		return ehd__err_set(src->err, -ENOMEM, 0, "out of memory");
 	r->flags = src->flags;
 	r->err = src->err;
 	r->en = ehd_enum_new();
@@ -1070,8 +1067,6 @@ static void perf_free(void *state)
 {
 	struct perf_read *r = state;
 
-	if (!r)
-		return;
 	ehd__perf_free(r->perf);
 	ehd_enum_free(r->en);
 	ehd__threads_free(&r->threads);
@@ -1082,18 +1077,13 @@ static void perf_free(void *state)
 	while (r->ntypes)
 		free(r->types[--r->ntypes]);	/* free(NULL) is fine */
 	free(r->types);
-	free(r);
 }
 
 const struct ehd__input_ops ehd__perf_input = {
-	.name = "perf",
-	.what = "perf.data",
+	.name = "perf", .what = "perf.data",
 	.kinds = 1u << EHD_INPUT_PERF | 1u << EHD_INPUT_PERF_PIPE |
 		 1u << EHD_INPUT_SESSION,
-	.probe = perf_probe,
-	.open = perf_open,
-	.next = perf_next,
-	.trace_info = perf_trace_info,
-	.stats = perf_stats,
-	.free = perf_free,
+	.state_size = sizeof(struct perf_read),
+	.probe = perf_probe, .open = perf_open, .next = perf_next,
+	.trace_info = perf_trace_info, .stats = perf_stats, .free = perf_free,
 };
