@@ -2,9 +2,10 @@
 /*
  * test-files.h - reading test input files (tests only)
  *
- * tf_slurp() reads a whole file; tf_dat_next() walks the records of an
- * interceptor capture: {u32 little-endian size including itself,
- * NUL-terminated tracepoint name, event bytes}.
+ * tf_slurp() reads a whole file, tf_slurp_fd() a whole memfd;
+ * tf_dat_next() walks the records of an interceptor capture: {u32
+ * little-endian size including itself, NUL-terminated tracepoint name,
+ * event bytes}; tf_capture() starts one the producer writes to.
  */
 #ifndef TEST_FILES_H
 #define TEST_FILES_H
@@ -14,6 +15,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/*
+ * A new empty file /tmp/NAME.XXXXXX, its name in @path (at least 64
+ * bytes), made the producer's interceptor capture (EH_INTERCEPTOR_FILE).
+ * Returns 0, or -1.
+ */
+static inline int tf_capture(char *path, const char *name)
+{
+	int fd;
+
+	snprintf(path, 64, "/tmp/%.40s.XXXXXX", name);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return setenv("EH_INTERCEPTOR_FILE", path, 1);
+}
+
+/*
+ * The bytes of the file open as @fd (a memfd: read with pread from 0),
+ * NUL-terminated; their count in *@size (may be NULL). NULL on failure.
+ */
+static inline char *tf_slurp_fd(int fd, size_t *size)
+{
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *s = len >= 0 ? calloc(1, (size_t)len + 1) : NULL;
+
+	if (!s || pread(fd, s, (size_t)len, 0) != len) {
+		free(s);
+		return NULL;
+	}
+	if (size)
+		*size = (size_t)len;
+	return s;
+}
 
 /* The file's bytes (NUL-terminated, not counted in *size), or NULL. */
 static inline unsigned char *tf_slurp(const char *path, size_t *size)

@@ -17,6 +17,19 @@ test_when() { [ "${TEST_TIMES:-}" = 1 ] && echo " [${SECONDS}s]"; }
 ok() { echo "ok: $*$(test_when)"; passed=$((passed + 1)); }
 bad() { echo "FAIL: $*$(test_when)"; failed=$((failed + 1)); }
 
+# cli LABEL WANT_EXIT COMMAND...: run it (stdout to $tmp/out, stderr to
+# $tmp/err), check its exit status.
+cli() {
+	local label=$1 want=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc = "$want" ]; then
+		ok "$label (exit $rc)"
+	else
+		bad "$label: exit $rc, want $want: $(head -n 2 "$tmp/err")"
+	fi
+}
 skip() {
 	if [ "${CI:-}" = true ]; then
 		echo "FAIL: CI must run this, but: $*"

@@ -620,15 +620,9 @@ static const uint8_t id5[16] = ID(0x55);
 
 static int make_capture(void **state)
 {
-	int fd;
-
 	(void)state;
-	strcpy(dat_path, "/tmp/test-chrome.XXXXXX");
-	fd = mkstemp(dat_path);
-	if (fd < 0)
+	if (tf_capture(dat_path, "test-chrome"))
 		return -1;
-	close(fd);
-	setenv("EH_INTERCEPTOR_FILE", dat_path, 1);
 	EH_REGISTER(chrome_provider);
 	/* NEST: two threads, an activity inside another, events inside. */
 	EH_WRITE_ACTIVITY(chrome_provider, "Outer", id1, NULL, START,
@@ -687,17 +681,6 @@ struct ctx {
 	const char *process;
 };
 
-/* The whole of memfd @fd as a string. */
-static char *slurp(int fd)
-{
-	off_t len = lseek(fd, 0, SEEK_END);
-	char *s = calloc(1, (size_t)len + 1);
-
-	assert_non_null(s);
-	assert_int_equal(pread(fd, s, (size_t)len, 0), len);
-	return s;
-}
-
 /* Events @first.. of the capture with context @cx, as chrome JSON. */
 static char *write_run(size_t first, size_t n, const struct ctx *cx,
 		       struct ehd_writer_stats *st)
@@ -740,7 +723,8 @@ static char *write_run(size_t first, size_t n, const struct ctx *cx,
 	assert_int_equal(ehd_writer_close(w), 0);
 	ehd_writer_stats(w, st);
 	assert_int_equal(st->events, n);
-	s = slurp(out);
+	s = tf_slurp_fd(out, NULL);
+	assert_non_null(s);
 	ehd_writer_free(w);
 	ehd_reader_free(r);
 	close(out);
@@ -1049,7 +1033,8 @@ static void test_sources(void **state)
 	(void)state;
 	assert_int_equal(ehd_writer_close(w), 0);
 	ehd_writer_free(w);
-	s = slurp(out);
+	s = tf_slurp_fd(out, NULL);
+	assert_non_null(s);
 	load_trace(s, &t);
 	assert_int_equal(t.n, 0);
 	assert_null(jget(t.other, "timeBase"));
@@ -1077,7 +1062,8 @@ static void test_sources(void **state)
 	}
 	assert_int_equal(ehd_writer_close(w), 0);
 	ehd_writer_free(w);
-	s = slurp(out);
+	s = tf_slurp_fd(out, NULL);
+	assert_non_null(s);
 	load_trace(s, &t);
 	assert_int_equal(check_nesting(&t, sl, 4), 2);
 	assert_int_equal(sl[0].depth, 0);
@@ -1131,7 +1117,8 @@ static void test_damaged(void **state)
 			assert_non_null(ehd_writer_error(w, NULL));
 	}
 	assert_int_equal(ehd_writer_close(w), 0);
-	s = slurp(out);
+	s = tf_slurp_fd(out, NULL);
+	assert_non_null(s);
 	load_trace(s, &t);
 	assert_int_equal(t.n, NEST_N);
 	assert_int_equal(t.ev[0].ph, 'i');
@@ -1265,7 +1252,8 @@ static void check_corpus(const char *path)
 	assert_int_equal(err, 0);
 	assert_true(n > 0);
 	assert_int_equal(ehd_writer_close(w), 0);
-	s = slurp(out);
+	s = tf_slurp_fd(out, NULL);
+	assert_non_null(s);
 	load_trace(s, &t);
 	/* The corpus has no activities: one instant per event, in order. */
 	for (i = 0; i < n; i++)

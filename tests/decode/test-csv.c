@@ -30,6 +30,8 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
+#include "test-files.h"
+
 EH_DEFINE_PROVIDER(csv_provider, "CsvTest");
 
 /* libtraceevent leaks on formats it cannot parse (not ours). */
@@ -110,15 +112,9 @@ static char dat_path[64];
 
 static int make_capture(void **state)
 {
-	int fd;
-
 	(void)state;
-	strcpy(dat_path, "/tmp/test-csv.XXXXXX");
-	fd = mkstemp(dat_path);
-	if (fd < 0)
+	if (tf_capture(dat_path, "test-csv"))
 		return -1;
-	close(fd);
-	setenv("EH_INTERCEPTOR_FILE", dat_path, 1);
 	EH_REGISTER(csv_provider);
 	EH_WRITE(csv_provider, "Quotes", EH_LEVEL(4),
 		 EH_STRING8("plain", "abc"), EH_STRING8("comma", "a,b"),
@@ -138,18 +134,6 @@ static int remove_capture(void **state)
 	(void)state;
 	unlink(dat_path);
 	return 0;
-}
-
-/* The whole of memfd @fd, its size in *@size. */
-static char *slurp(int fd, size_t *size)
-{
-	off_t len = lseek(fd, 0, SEEK_END);
-	char *s = calloc(1, (size_t)len + 1);
-
-	assert_non_null(s);
-	assert_int_equal(pread(fd, s, (size_t)len, 0), len);
-	*size = (size_t)len;
-	return s;
 }
 
 /* Every event of @path as CSV (*@size bytes); its events in *@n. */
@@ -184,7 +168,8 @@ static char *write_csv(const char *path, bool context, size_t *n,
 		++*n;
 	}
 	assert_int_equal(ehd_writer_close(w), 0);
-	s = slurp(out, size);
+	s = tf_slurp_fd(out, size);
+	assert_non_null(s);
 	ehd_writer_free(w);
 	ehd_reader_free(r);
 	close(out);

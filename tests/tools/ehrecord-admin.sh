@@ -24,17 +24,6 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../common/test-lib.sh"
 
 
-cli() {	# cli LABEL WANT_EXIT COMMAND...: run it, check its exit status
-	local label=$1 want=$2 rc
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ $rc = "$want" ]; then
-		ok "$label (exit $rc)"
-	else
-		bad "$label: exit $rc, want $want: $(head -n 2 "$tmp/err")"
-	fi
-}
 
 # has LABEL FILE REGEX: FILE has a line matching REGEX (extended).
 has() {

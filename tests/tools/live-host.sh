@@ -27,17 +27,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 
 # The command lines first (no kernel needed): help, usage errors (exit 2).
-cli() {	# cli LABEL WANT_EXIT COMMAND...
-	local label=$1 want=$2 rc
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ $rc = "$want" ]; then
-		ok "$label (exit $rc)"
-	else
-		bad "$label: exit $rc, want $want: $(head -n 2 "$tmp/err")"
-	fi
-}
 cli "ehrecord --help" 0 "$rec" --help
 grep -q -- "--circular" "$tmp/out" || bad "--help without --circular"
 cli "ehrecord without -e" 2 "$rec"
