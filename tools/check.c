@@ -511,7 +511,8 @@ static int count_frames(Elf *e, size_t *funcs, size_t *framed)
 				data->d_size - (sym.st_value - csh.sh_addr)))
 			seen[nseen - 1] |= 1ull << 63;
 	}
-	qsort(seen, nseen, sizeof(*seen), cmp_u64);
+	if (nseen)
+		qsort(seen, nseen, sizeof(*seen), cmp_u64);
 	for (i = 0; i < nseen; i++) {
 		if (i && (seen[i] & ~(1ull << 63)) ==
 			 (seen[i - 1] & ~(1ull << 63)))

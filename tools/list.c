@@ -479,7 +479,8 @@ int list_run(const struct list_opts *o)
 	}
 	if (ret)
 		goto done;
-	qsort(r.v, r.n, sizeof(*r.v), cmp_rows);
+	if (r.n)
+		qsort(r.v, r.n, sizeof(*r.v), cmp_rows);
 	for (i = 0; i < r.n; i++) {
 		decode(&r.v[i]);
 		shown[i] = matches(o->pattern, &r.v[i]);

@@ -189,6 +189,7 @@ rc=$?
 [ $rc = 1 ] && grep -q "there is no such tracepoint" err &&
 	ok "--unregister of none: exit 1: $(cat err)" ||
 	bad "--unregister of none: exit $rc: $(cat err)"
+rm -f out	# until_ok below waits for this run's output
 "$rec" --register --persist --wait EhAdmin_Wait_L4K1 >out 2>err &
 pid=$!
 until_ok 10 test -s out || bad "--persist --wait printed nothing"
@@ -199,6 +200,7 @@ stop $pid INT || bad "--persist --wait: exit $?: $(cat err)"
 gone EhAdmin_Wait_L4K1 && bad "--persist --wait: the tracepoint went at the end" ||
 	ok "--persist --wait: the tracepoint stays after the signal"
 # in use: a program (here ehrecord without --persist) has it registered
+rm -f out	# until_ok below waits for this run's output
 "$rec" --register EhAdmin_Wait_L4K1 >out 2>err &
 pid=$!
 until_ok 10 test -s out
@@ -206,10 +208,11 @@ until_ok 10 test -s out
 rc=$?
 [ $rc = 1 ] && grep -q "it is in use" err2 &&
 	ok "--unregister of one in use: exit 1: $(cat err2)" ||
-	bad "--unregister in use: exit $rc: $(cat err2)"
+	bad "--unregister in use: exit $rc: $(cat err2); the holder said: $(cat err)"
 stop $pid INT
 "$rec" --unregister EhAdmin_Wait_L4K1 || bad "--unregister after its user ended"
 # --persist on one a program registered first: not made persistent
+rm -f out	# until_ok below waits for this run's output
 "$rec" --register EhAdmin_First_L4K1 >out 2>err &
 pid=$!
 until_ok 10 test -s out
@@ -242,6 +245,7 @@ rc=$?
 	ok "--persist without CAP_PERFMON: refused: $(cat err)" ||
 	bad "--persist as uid 65534: exit $rc: $(cat out err)"
 gone EhAdmin_Nobody_L4K1 || bad "a refused --persist left EhAdmin_Nobody_L4K1"
+rm -f out	# until_ok below waits for this run's output
 "${as_nobody[@]}" "${nb[@]}" --register EhAdmin_Nobody_L4K1 >out 2>err &
 pid=$!
 until_ok 10 test -s out && ok "--register without --persist works for uid 65534" ||
