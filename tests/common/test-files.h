@@ -52,6 +52,20 @@ static inline char *tf_slurp_fd(int fd, size_t *size)
 	return s;
 }
 
+/*
+ * The path of the reference corpus's FILE in @path (@n bytes), under
+ * $EH_SHARED_DIR (default ../shared). Returns 0 when it can be read, -1
+ * when not (the tests skip then, saying so).
+ */
+static inline int tf_corpus(char *path, size_t n, const char *file)
+{
+	const char *shared = getenv("EH_SHARED_DIR");
+
+	snprintf(path, n, "%s/conformance/eventheader/%s",
+		 shared ? shared : "../shared", file);
+	return access(path, R_OK) ? -1 : 0;
+}
+
 /* The file's bytes (NUL-terminated, not counted in *size), or NULL. */
 static inline unsigned char *tf_slurp(const char *path, size_t *size)
 {
@@ -59,6 +73,7 @@ static inline unsigned char *tf_slurp(const char *path, size_t *size)
 	FILE *f = fopen(path, "rb");
 	long n;
 
+	*size = 0;
 	if (!f)
 		return NULL;
 	fseek(f, 0, SEEK_END);

@@ -1308,15 +1308,12 @@ static void test_corpus(void **state)
 	static const char *const files[] = {
 		"perf.data", "pipe.data", "EventHeaderInterceptorLE64.dat",
 	};
-	const char *shared = getenv("EH_SHARED_DIR");
 	char path[4200];
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/conformance/eventheader/%s",
-			 shared ? shared : "../shared", files[i]);
-		if (access(path, R_OK)) {
+		if (tf_corpus(path, sizeof(path), files[i])) {
 			print_message("SKIP: reference corpus not found: %s\n",
 				      path);
 			skip();

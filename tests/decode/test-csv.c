@@ -263,7 +263,6 @@ static void test_corpus(void **state)
 	static const char *const files[] = {
 		"perf.data", "pipe.data", "EventHeaderInterceptorLE64.dat",
 	};
-	const char *shared = getenv("EH_SHARED_DIR");
 	char path[512];
 	size_t i;
 
@@ -274,9 +273,7 @@ static void test_corpus(void **state)
 		size_t *values;
 		char *s;
 
-		snprintf(path, sizeof(path), "%s/conformance/eventheader/%s",
-			 shared ? shared : "../shared", files[i]);
-		if (access(path, R_OK)) {
+		if (tf_corpus(path, sizeof(path), files[i])) {
 			print_message("SKIP: reference corpus not found: %s\n",
 				      path);
 			skip();
