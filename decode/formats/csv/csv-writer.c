@@ -70,21 +70,6 @@ static void put_number(struct ehd_buf *b, bool have, uint64_t v)
 		ehd__json_u64(b, v);
 }
 
-static void put_time(struct ehd_buf *b, const struct ehd_event *ev)
-{
-	uint64_t s = ev->time / 1000000000, ns = ev->time % 1000000000;
-
-	if (!(ev->context & EHD_CTX_TIME))
-		return;
-	if (ev->context & EHD_CTX_TIME_UTC)
-		ehd__json_time(b, (int64_t)s, 0);
-	else
-		ehd__json_u64(b, s);
-	ehd__json_nanoseconds(b, (uint32_t)ns);
-	if (ev->context & EHD_CTX_TIME_UTC)
-		ehd__buf_putc(b, 'Z');
-}
-
 /* Start the name of @it at the current level: its name, or its index. */
 static void name_item(struct csv *c, const struct ehd_item *it)
 {
@@ -149,7 +134,7 @@ static int csv_event(struct ehd__out *o, const struct ehd_event *ev,
 	size_t start = b->len;
 	int st;
 
-	put_time(b, ev);
+	ehd__event_time(b, ev);
 	put_number(b, ev->context & EHD_CTX_CPU, ev->cpu);
 	put_number(b, ev->context & EHD_CTX_PID, ev->pid);
 	put_number(b, ev->context & EHD_CTX_PID, ev->tid);

@@ -681,3 +681,18 @@ int ehd__json_tracefs_event(struct ehd_buf *b, const char *system,
 	return json_object(b, en, system, system_len, name, name_len, ctx,
 			   flags, meta);
 }
+
+void ehd__event_time(struct ehd_buf *b, const struct ehd_event *ev)
+{
+	uint64_t s = ev->time / 1000000000, ns = ev->time % 1000000000;
+
+	if (!(ev->context & EHD_CTX_TIME))
+		return;
+	if (ev->context & EHD_CTX_TIME_UTC)
+		ehd__json_time(b, (int64_t)s, 0);
+	else
+		ehd__json_u64(b, s);
+	ehd__json_nanoseconds(b, (uint32_t)ns);
+	if (ev->context & EHD_CTX_TIME_UTC)
+		ehd__buf_putc(b, 'Z');
+}

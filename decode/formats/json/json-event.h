@@ -79,6 +79,13 @@ int ehd__json_tracefs_event(struct ehd_buf *b, const char *system,
  */
 int ehd__fields(struct ehd_buf *b, struct ehd_enum *en, unsigned int flags);
 
+/*
+ * The time of @ev as text (text and CSV output): ISO 8601 UTC to the
+ * nanosecond ("...T00:45:12.640913120Z") when the clock is UTC, else
+ * seconds.nanoseconds of its clock; nothing when @ev has no time.
+ */
+void ehd__event_time(struct ehd_buf *b, const struct ehd_event *ev);
+
 /* Append one value item as JSON (used for fields and array elements). */
 void ehd__json_item_value(struct ehd_buf *b, const struct ehd_item *it);
 

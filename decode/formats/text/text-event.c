@@ -15,21 +15,13 @@
 #include "model/json-values.h"
 #include "formats/output.h"
 
-/* The time of @ev: ISO 8601 UTC, seconds.ns, or "-". */
+/* The time of @ev (see ehd__event_time()), or "-". */
 static void put_time(struct ehd_buf *b, const struct ehd_event *ev)
 {
-	uint64_t s = ev->time / 1000000000, ns = ev->time % 1000000000;
-
-	if (!(ev->context & EHD_CTX_TIME)) {
+	if (ev->context & EHD_CTX_TIME)
+		ehd__event_time(b, ev);
+	else
 		ehd__buf_putc(b, '-');
-	} else if (ev->context & EHD_CTX_TIME_UTC) {
-		ehd__json_time(b, (int64_t)s, 0);
-		ehd__json_nanoseconds(b, (uint32_t)ns);
-		ehd__buf_putc(b, 'Z');
-	} else {
-		ehd__json_u64(b, s);
-		ehd__json_nanoseconds(b, (uint32_t)ns);
-	}
 }
 
 /* " name=v" when @v is not 0, in decimal or "0x%X". */
