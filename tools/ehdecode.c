@@ -198,15 +198,6 @@ static struct ehd_reader *open_input(const char *name, const struct options *o)
 	return r;
 }
 
-/* The events input @r lost, for the output to say. */
-static uint64_t lost_of(struct ehd_reader *r)
-{
-	struct ehd_reader_stats st;
-
-	ehd_reader_stats(r, &st);
-	return st.lost;
-}
-
 /*
  * Decode the open input @r into @w; returns 0, 1 if the input was not
  * right, or -1 when the output failed.
@@ -248,7 +239,7 @@ static int decode(struct ehd_reader *r, const char *name,
 		ret = 1;
 	}
 	report_reader(prog, name, r, true);
-	ehd_writer_add_lost(w, lost_of(r));
+	ehd_writer_add_lost(w, report_lost(r));
 	return ret;
 }
 

@@ -471,15 +471,6 @@ static uint64_t live_lost(struct live *l)
 	return st.lost;
 }
 
-/* The events the LOST records of the stream count (before Linux 6.0). */
-static uint64_t reader_lost(struct ehd_reader *r)
-{
-	struct ehd_reader_stats st;
-
-	ehd_reader_stats(r, &st);
-	return st.lost;
-}
-
 int live_write_events(struct live *l, struct ehd_writer *w,
 		      unsigned int reader_flags)
 {
@@ -551,7 +542,7 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	ehd_writer_end(w);
 	live_report(l);
 	report_reader(l->o->prog, "live", r, !live_lost(l));
-	ehd_writer_add_lost(w, live_lost(l) ? live_lost(l) : reader_lost(r));
+	ehd_writer_add_lost(w, live_lost(l) ? live_lost(l) : report_lost(r));
 	ehd_reader_free(r);
 	l->w = NULL;
 	return ret;

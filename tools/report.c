@@ -77,6 +77,14 @@ static void say_counts(const char *prog, const char *name, const void *st,
 	}
 }
 
+uint64_t report_lost(struct ehd_reader *r)
+{
+	struct ehd_reader_stats st;
+
+	ehd_reader_stats(r, &st);
+	return st.lost;
+}
+
 void report_reader(const char *prog, const char *name, struct ehd_reader *r,
 		   bool lost)
 {

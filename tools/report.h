@@ -17,6 +17,9 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
+/* The events @r counted lost (its LOST records, or nettrace's gaps). */
+uint64_t report_lost(struct ehd_reader *r);
+
 /*
  * Say what reader @r of input @name counted that its events do not show;
  * the events it lost only with @lost (a live session says its own).
