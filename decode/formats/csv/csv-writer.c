@@ -16,6 +16,7 @@
  * are as long as their event has fields.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,17 @@ struct csv {
 	unsigned int depth;
 };
 
+/* Does a cell of these @n bytes (any byte, NUL too) need quotes? */
+static bool needs_quotes(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			return true;
+	return false;
+}
+
 /* One cell, quoted when it must be, after a comma unless @first. */
 static void put_cell(struct ehd_buf *b, const char *s, size_t n, bool first)
 {
@@ -43,8 +55,7 @@ static void put_cell(struct ehd_buf *b, const char *s, size_t n, bool first)
 		ehd__buf_putc(b, ',');
 	if (!n)
 		return;
-	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\r', n) &&
-	    !memchr(s, '\n', n)) {
+	if (!needs_quotes(s, n)) {
 		ehd__buf_put(b, s, n);
 		return;
 	}
