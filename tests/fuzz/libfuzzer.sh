@@ -18,6 +18,7 @@
 # replaces tests/fuzz/corpus/TARGET/. FUZZ_RUNS=N runs N executions
 # per target instead of SECONDS, for a campaign (a crash ends that
 # target's run, is kept and reported, and the next target runs).
+# FUZZ_TARGETS="fuzz-perf fuzz-heph" runs only those targets.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -63,6 +64,7 @@ failed=()
 run() {
 	local name=$1 rc=0 execs cov tree=$src/tests/fuzz/corpus/$1 how
 	shift
+	case " ${FUZZ_TARGETS:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 
 	"$cc" "${flags[@]}" "$src/tests/fuzz/$name.c" "${lib[@]}" "${libs[@]}" \
 		-o "$out/$name"
