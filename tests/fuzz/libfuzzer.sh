@@ -18,7 +18,8 @@
 # replaces tests/fuzz/corpus/TARGET/. FUZZ_RUNS=N runs N executions
 # per target instead of SECONDS, for a campaign (a crash ends that
 # target's run, is kept and reported, and the next target runs).
-# FUZZ_TARGETS="fuzz-perf fuzz-heph" runs only those targets.
+# FUZZ_TARGETS="fuzz-perf fuzz-heph" runs only those targets;
+# FUZZ_FLAGS adds libFuzzer options (-max_len=8192) to each run.
 set -euo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-60}
@@ -71,7 +72,7 @@ run() {
 	mkdir -p "$out/corpus-$name"
 	how=(-max_total_time="$secs")
 	[ -z "${FUZZ_RUNS:-}" ] || how=(-runs="$FUZZ_RUNS" -timeout=30)
-	"$out/$name" "${how[@]}" -print_final_stats=1 -rss_limit_mb=4096 \
+	"$out/$name" "${how[@]}" ${FUZZ_FLAGS:-} -print_final_stats=1 -rss_limit_mb=4096 \
 		-artifact_prefix="$out/$name-" "$out/corpus-$name" "$tree" "$@" \
 		>"$out/$name.log" 2>&1 || rc=$?
 	grep -E 'ERROR|SUMMARY|runtime error' "$out/$name.log" | head -n 5 || true
