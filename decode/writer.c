@@ -350,9 +350,17 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 	 * A failure that is not the event's (out of memory, a failed write):
 	 * the output is lost, and ehd_writer_close() returns why.
 	 */
-	if (err < 0 && !w->has_err && err != -E2BIG && !w->write_err)
+	if (err < 0 && !w->has_err && err != -E2BIG && err != -EFBIG &&
+	    !w->write_err)
 		w->write_err = err;
 	return err;
+}
+
+EHD_API int ehd_writer_set_limit(struct ehd_writer *w, uint64_t bytes)
+{
+	if (!w->ops->set_limit)
+		return -ENOTSUP;
+	return w->ops->set_limit(&w->o, bytes);
 }
 
 EHD_API void ehd_writer_add_lost(struct ehd_writer *w, uint64_t n)

@@ -47,6 +47,7 @@ static void usage(FILE *f)
 "                       eventheader_flags: \"id == 7 && opcode != 2\"\n"
 "      --buffer-size=KiB  ring buffer per CPU (default 1024)\n"
 "      --duration=SECONDS  stop after SECONDS (2, 0.5), as a signal does\n"
+LIVE_HELP_AIM
 "      --spool-size=SIZE  how much collected data may wait for decoding in\n"
 "                       memory (default 64M, with a K, M or G suffix)\n"
 LIVE_HELP_SYSTEM
@@ -252,7 +253,7 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 	int ret;
 
 	lo->prog = prog;
-	lo->command = command;
+	lo->command = command;	/* as live_check() took it */
 	ret = live_start(&l, lo);
 	if (!ret)
 		ret = live_run_command(&l);
@@ -293,7 +294,8 @@ static int run(int argc, char **argv, struct live_opts *live)
 	int c, k, fd = STDOUT_FILENO, ret = 0, err, i;
 
 	o.live = live;
-	while ((c = getopt_long(argc, argv, "e:F:o:m:s:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, LIVE_SHORTOPTS "F:o:m:s:hV", longopts,
+				NULL)) != -1) {
 		k = live_option(live, c, optarg, &why);
 		if (k < 0)
 			return usage_error(why, optarg);
@@ -349,9 +351,13 @@ static int run(int argc, char **argv, struct live_opts *live)
 		live->live = true;
 	}
 	if (!live->live && (live->filter || live->buffer || live->spool_mem ||
-			    live->duration))
-		return usage_error("--filter, --buffer-size, --spool-size and --duration need -e",
+			    live->duration || live->npids || live->aim_command ||
+			    live->children || live->ncpus))
+		return usage_error("--filter, --buffer-size, --spool-size, --duration, -p, --children and -C need -e",
 				   NULL);
+	if (live->live &&
+	    (why = live_check(live, optind < argc ? argv + optind : NULL)))
+		return usage_error(why, NULL);
 	if (optind == argc && !live->live)
 		return usage_error("no input file (use - for standard input)", NULL);
 

@@ -42,8 +42,9 @@ static void usage(FILE *f)
 "  or:  %s --check [-F jsonl] [-- COMMAND [ARG]...]\n"
 "  or:  %s --register [--persist [--wait]] SPEC...\n"
 "  or:  %s --unregister SPEC...\n"
-"Record the events of tracepoints, from every process, to a file: EventHeader\n"
-"events (user_events written with libeventheader) and classic tracepoints.\n"
+"Record the events of tracepoints, from every process (or those of -p), to a\n"
+"file: EventHeader events (user_events written with libeventheader) and\n"
+"classic tracepoints.\n"
 "With COMMAND, it is started once recording is armed, and recording stops\n"
 "when it exits; otherwise at Ctrl-C (SIGINT) or SIGTERM. A stop disables\n"
 "the events at once, takes what the buffers hold and completes the file; a\n"
@@ -74,6 +75,7 @@ static void usage(FILE *f)
 "                       With --list or --check: text (the default) or\n"
 "                       jsonl, a JSON object a line\n"
 "  -g, --call-graph     record the user and kernel call chain of each event\n"
+LIVE_HELP_AIM
 LIVE_HELP_SYSTEM
 "      --circular       flight recorder: keep only the newest events (as many\n"
 "                       as the buffers hold); they are written at SIGUSR2 and\n"
@@ -82,6 +84,9 @@ LIVE_HELP_SYSTEM
 "      --duration=SECONDS  stop after SECONDS (2, 0.5) as at a signal: the\n"
 "                       events are disabled, the buffers taken, the file\n"
 "                       completed\n"
+"      --max-size=SIZE  stop before the file would pass SIZE (K, M or G\n"
+"                       suffix): the file is complete and at most SIZE;\n"
+"                       what was recorded after it is counted, not written\n"
 "      --spool-size=SIZE  nettrace: how much recorded data may wait for its\n"
 "                       conversion in memory (default 64M; at least what\n"
 "                       the ring buffers hold)\n"
@@ -240,7 +245,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 {
 	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK, OPT_LIST,
 	       OPT_CHECK, OPT_REGISTER, OPT_PERSIST, OPT_WAIT,
-	       OPT_UNREGISTER };
+	       OPT_UNREGISTER, OPT_MAX_SIZE };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "list", optional_argument, NULL, OPT_LIST },
@@ -255,6 +260,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		{ "circular", no_argument, NULL, OPT_CIRCULAR },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "spool-disk", required_argument, NULL, OPT_SPOOL_DISK },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -273,8 +279,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 
 	lo->prog = prog;
 	lo->status = true;
-	while ((c = getopt_long(argc, argv, "e:o:F:gqhV", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, LIVE_SHORTOPTS "o:F:gqhV",
+				longopts, NULL)) != -1) {
 		k = live_option(lo, c, optarg, &why);
 		if (k < 0)
 			return usage_error(why, optarg);
@@ -338,6 +344,13 @@ static int run(int argc, char **argv, struct live_opts *lo)
 				return usage_error("bad size (0 for none, or a number with a K, M or G suffix)",
 						   optarg);
 			break;
+		case OPT_MAX_SIZE:
+			other.recording = true;
+			if (live_size(optarg, 1ull << 50, &lo->max_size) ||
+			    lo->max_size < 65536)
+				return usage_error("bad size (64K or more, with a K, M or G suffix)",
+						   optarg);
+			break;
 		case 'q':
 			lo->status = false;
 			break;
@@ -358,8 +371,9 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	if (!lo->live)
 		return usage_error("nothing to record: give -e SPEC, --cpu-sampling or --off-cpu",
 				   NULL);
-	if (optind < argc)
-		lo->command = argv + optind;
+	why = live_check(lo, optind < argc ? argv + optind : NULL);
+	if (why)
+		return usage_error(why, NULL);
 	lo->cmdline = (const char *const *)argv;
 	lo->status = lo->status && isatty(STDERR_FILENO);
 	if (!output)
@@ -382,6 +396,13 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		w = ehd_writer_new(EHD_OUT_NETTRACE, out.fd, 0, 0);
 		if (!dir || !w) {
 			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+			ret = 1;
+			goto done;
+		}
+		if (lo->max_size &&
+		    (err = ehd_writer_set_limit(w, lo->max_size))) {
+			fprintf(stderr, "%s: --max-size: %s\n", prog,
+				strerror(-err));
 			ret = 1;
 			goto done;
 		}

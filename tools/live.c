@@ -71,6 +71,18 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* @n bytes for a message: "812 bytes", "3.4 KiB", "1.5 MiB". */
+static const char *size_text(uint64_t n, char buf[32])
+{
+	if (n < 1024)
+		snprintf(buf, 32, "%llu bytes", (unsigned long long)n);
+	else if (n < (1u << 20))
+		snprintf(buf, 32, "%.1f KiB", (double)n / 1024.0);
+	else
+		snprintf(buf, 32, "%.1f MiB", (double)n / 1048576.0);
+	return buf;
+}
+
 int live_size(const char *arg, uint64_t max, uint64_t *v)
 {
 	unsigned long long n;
@@ -96,6 +108,88 @@ int live_size(const char *arg, uint64_t max, uint64_t *v)
 		return -1;
 	*v = (uint64_t)n << shift;
 	return 0;
+}
+
+/* -p PID[,PID]... or -p command, into @o. */
+static int add_pids(struct live_opts *o, const char *arg, const char **why)
+{
+	const char *p = arg;
+	pid_t *v;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		unsigned long pid;
+		char *end;
+
+		if (n == 7 && !strncmp(p, "command", 7)) {
+			o->aim_command = true;
+		} else {
+			errno = 0;
+			pid = strtoul(p, &end, 10);
+			if (errno || end != p + n || !n || *p == '-' || !pid ||
+			    pid > 0x7fffffff) {
+				*why = "bad process id (PID[,PID]..., or command)";
+				return -1;
+			}
+			v = realloc(o->pids, (o->npids + 1) * sizeof(*v));
+			if (!v) {
+				*why = strerror(ENOMEM);
+				return -1;
+			}
+			o->pids = v;
+			o->pids[o->npids++] = (pid_t)pid;
+		}
+		if (!p[n])
+			return 1;
+		p += n + 1;
+	}
+}
+
+/* -C LIST, perf's syntax (0,2-3), into @o. */
+static int add_cpus(struct live_opts *o, const char *arg, const char **why)
+{
+	const char *p = arg;
+	int *v;
+
+	*why = "bad CPU list (such as 0,2-3)";
+	for (;;) {
+		unsigned long lo, hi, c;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -1;
+			hi = strtoul(p, &end, 10);
+		}
+		if (errno || hi < lo || hi >= 65536 || (*end && *end != ','))
+			return -1;
+		v = realloc(o->cpus, (o->ncpus + hi - lo + 1) * sizeof(*v));
+		if (!v) {
+			*why = strerror(ENOMEM);
+			return -1;
+		}
+		o->cpus = v;
+		for (c = lo; c <= hi; c++)
+			o->cpus[o->ncpus++] = (int)c;
+		if (!*end)
+			return 1;
+		p = end + 1;
+	}
+}
+
+const char *live_check(struct live_opts *o, char **command)
+{
+	o->command = command;
+	if (o->aim_command && !command)
+		return "-p command needs a COMMAND after the options (-- COMMAND)";
+	if (o->children && !o->npids && !o->aim_command)
+		return "--children goes with -p";
+	return NULL;
 }
 
 int live_option(struct live_opts *o, int c, const char *arg, const char **why)
@@ -177,6 +271,13 @@ int live_option(struct live_opts *o, int c, const char *arg, const char **why)
 			return -1;
 		}
 		return 1;
+	case 'p':
+		return add_pids(o, arg, why);
+	case LIVE_OPT_CHILDREN:
+		o->children = true;
+		return 1;
+	case 'C':
+		return add_cpus(o, arg, why);
 	default:
 		return 0;
 	}
@@ -199,6 +300,8 @@ int live_main(int argc, char **argv,
 		return 1;
 	}
 	ret = run(argc, argv, &o);
+	free(o.pids);
+	free(o.cpus);
 	for (i = 0; i < o.nowned; i++)
 		free(o.owned[i]);
 	free(o.owned);
@@ -206,19 +309,31 @@ int live_main(int argc, char **argv,
 	return ret;
 }
 
-/* Run the command; its exec failure comes back through a pipe. */
-static int start_child(struct live *l)
+/*
+ * Fork the command, held before its exec until release_child() (so that
+ * -p command can aim at it before it runs). Its exec failure comes back
+ * through a pipe.
+ */
+static int fork_child(struct live *l)
 {
-	int p[2], e = 0;
-	ssize_t n;
+	int gate[2], ex[2], e = 0;
+	char go;
 
-	if (pipe2(p, O_CLOEXEC))
+	if (pipe2(gate, O_CLOEXEC))
 		return -errno;
+	if (pipe2(ex, O_CLOEXEC)) {
+		e = errno;
+		close(gate[0]);
+		close(gate[1]);
+		return -e;
+	}
 	l->child = fork();
 	if (l->child < 0) {
 		e = errno;
-		close(p[0]);
-		close(p[1]);
+		close(gate[0]);
+		close(gate[1]);
+		close(ex[0]);
+		close(ex[1]);
 		l->child = 0;
 		return -e;
 	}
@@ -226,24 +341,62 @@ static int start_child(struct live *l)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGUSR2, SIG_DFL);
-		close(p[0]);
+		close(gate[1]);
+		close(ex[0]);
+		/* One byte: go on; the end of the pipe: recording failed. */
+		if (read(gate[0], &go, 1) != 1)
+			_exit(127);
 		execvp(l->o->command[0], l->o->command);
 		e = errno;
-		if (write(p[1], &e, sizeof(e)) < 0)
+		if (write(ex[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
-	close(p[1]);
-	do
-		n = read(p[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(p[0]);
-	if (n == (ssize_t)sizeof(e)) {
+	close(gate[0]);
+	close(ex[1]);
+	l->child_gate = gate[1];
+	l->child_exec = ex[0];
+	return 0;
+}
+
+/* Let the command run; 0 once it has, or its exec failure. */
+static int release_child(struct live *l)
+{
+	ssize_t n;
+	int e = 0;
+
+	n = write(l->child_gate, "g", 1);
+	close(l->child_gate);
+	l->child_gate = -1;
+	if (n != 1)
+		e = errno;
+	else {
+		do
+			n = read(l->child_exec, &e, sizeof(e));
+		while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(e))
+			e = 0;
+	}
+	close(l->child_exec);
+	l->child_exec = -1;
+	if (e) {
 		waitpid(l->child, NULL, 0);
 		l->child = 0;
 		return -e;
 	}
 	return 0;
+}
+
+/* Recording did not start: the held command goes without running. */
+static void drop_child(struct live *l)
+{
+	if (!l->child)
+		return;
+	close(l->child_gate);
+	close(l->child_exec);
+	l->child_gate = l->child_exec = -1;
+	waitpid(l->child, NULL, 0);
+	l->child = 0;
 }
 
 int live_start(struct live *l, const struct live_opts *o)
@@ -253,6 +406,7 @@ int live_start(struct live *l, const struct live_opts *o)
 
 	memset(l, 0, sizeof(*l));
 	l->o = o;
+	l->child_gate = l->child_exec = -1;
 	/*
 	 * Before the tracepoints are enabled, so that a signal sent once they
 	 * are is handled (a background job of a shell starts with SIGINT
@@ -270,8 +424,31 @@ int live_start(struct live *l, const struct live_opts *o)
 		fprintf(stderr, "%s: %s\n", o->prog, strerror(errno));
 		return 1;
 	}
+	/*
+	 * Aimed at the command: forked first, held before its exec while the
+	 * session is aimed at it. Otherwise forked once recording runs, so
+	 * that its fork is in the trace (with the mappings it inherits).
+	 */
+	if (o->command && o->aim_command) {
+		err = fork_child(l);
+		if (err) {
+			fprintf(stderr, "%s: cannot run %s: %s\n", o->prog,
+				o->command[0], strerror(-err));
+			return 1;
+		}
+	}
 	for (i = 0; i < o->nspecs && !err; i++)
 		err = ehd_session_add(l->s, o->specs[i]);
+	for (i = 0; i < o->npids && !err; i++)
+		err = ehd_session_add_pid(l->s, o->pids[i]);
+	if (!err && o->aim_command)
+		err = ehd_session_add_pid(l->s, l->child);
+	if (!err && o->children)
+		err = ehd_session_set_children(l->s, true);
+	if (!err && o->ncpus)
+		err = ehd_session_set_cpus(l->s, o->cpus, o->ncpus);
+	if (!err && o->max_size && o->out_fd >= 0)
+		err = ehd_session_set_max_size(l->s, o->max_size);
 	if (!err && o->filter)
 		err = ehd_session_set_filter(l->s, o->filter);
 	if (!err && o->buffer)
@@ -291,6 +468,7 @@ int live_start(struct live *l, const struct live_opts *o)
 	if (!err)
 		err = ehd_session_start(l->s);
 	if (err) {
+		drop_child(l);
 		fprintf(stderr, "%s: %s\n", o->prog, ehd_session_error(l->s));
 		return 1;
 	}
@@ -300,11 +478,14 @@ int live_start(struct live *l, const struct live_opts *o)
 
 int live_run_command(struct live *l)
 {
-	int err;
+	int err = 0;
 
 	if (!l->o->command)
 		return 0;
-	err = start_child(l);
+	if (!l->child)
+		err = fork_child(l);
+	if (!err)
+		err = release_child(l);
 	if (err) {
 		fprintf(stderr, "%s: cannot run %s: %s\n", l->o->prog,
 			l->o->command[0], strerror(-err));
@@ -313,20 +494,34 @@ int live_run_command(struct live *l)
 	return 0;
 }
 
+/* -p without a command: has any of the processes not exited yet? */
+static bool aim_alive(const struct live_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->npids; i++)
+		if (!kill(o->pids[i], 0) || errno == EPERM)
+			return true;
+	return false;
+}
+
 bool live_running(struct live *l)
 {
 	int status;
 
-	if (l->stopped || stop_signals || l->pipe_closed)
+	if (l->stopped || stop_signals || l->pipe_closed || l->limit_hit)
 		return false;
 	/* --duration stops as a signal does (polls wake every 100 ms). */
 	if (l->o->duration && now() - l->started >= l->o->duration)
 		return false;
-	if (l->child && waitpid(l->child, &status, WNOHANG) == l->child) {
+	if (l->child && l->child_gate < 0 &&
+	    waitpid(l->child, &status, WNOHANG) == l->child) {
 		l->child = 0;
 		l->child_status = status;
 		l->child_done = true;
 	}
+	if (!l->o->command && l->o->npids)
+		return aim_alive(l->o);
 	return !l->child_done;
 }
 
@@ -371,6 +566,19 @@ void live_pipe_closed(struct live *l)
 		l->o->prog);
 }
 
+void live_limit_hit(struct live *l)
+{
+	if (l->limit_hit)
+		return;
+	l->limit_hit = true;
+	if (l->status_shown) {
+		fputc('\n', stderr);
+		l->status_shown = false;
+	}
+	fprintf(stderr, "%s: the file reached --max-size (%llu bytes): recording stopped\n",
+		l->o->prog, (unsigned long long)l->o->max_size);
+}
+
 int live_wait(struct live *l)
 {
 	int err;
@@ -389,6 +597,10 @@ int live_wait(struct live *l)
 	err = ehd_session_poll(l->s, 100);
 	if (err == -EPIPE) {
 		live_pipe_closed(l);
+		return 0;
+	}
+	if (err == -EFBIG) {
+		live_limit_hit(l);
 		return 0;
 	}
 	if (err < 0 && err != -EINTR) {
@@ -414,7 +626,8 @@ int live_stop(struct live *l)
 
 /*
  * Write one event; 0, 1 for a damaged one (reported), -1: output failed,
- * -2: the output is a pipe its reader closed.
+ * -2: the output is a pipe its reader closed, -3: the output is full
+ * (--max-size).
  */
 static int put_event(struct live *l, struct ehd_writer *w,
 		     const struct ehd_event *ev)
@@ -427,6 +640,8 @@ static int put_event(struct live *l, struct ehd_writer *w,
 		return 0;	/* too large for the format: counted */
 	if (werr == -EPIPE)
 		return -2;
+	if (werr == -EFBIG)
+		return -3;
 	why = ehd_writer_error(w, &off);
 	if (!why)
 		return -1;	/* ehd_writer_close() says why */
@@ -450,6 +665,19 @@ static void say_backlog(struct live *l)
 	}
 	fprintf(stderr, "%s: stopped; converting the %.1f MiB recorded before the stop (a second signal ends the file there)\n",
 		l->o->prog, (double)st.spool_pending / 1048576.0);
+}
+
+/* The file is full: what the session still holds stays out of it; said. */
+static void say_unwritten(struct live *l)
+{
+	struct ehd_session_stats st;
+	char n[32];
+
+	live_stop(l);
+	ehd_session_stats(l->s, &st);
+	if (st.spool_pending)
+		fprintf(stderr, "%s: %s recorded up to the stop are not in the file\n",
+			l->o->prog, size_text(st.spool_pending, n));
 }
 
 /* A second signal while converting: the rest is not converted; said. */
@@ -494,6 +722,11 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 			k = put_event(l, w, ev);
 			if (k == -2) {
 				live_pipe_closed(l);
+				break;
+			}
+			if (k == -3) {
+				live_limit_hit(l);
+				say_unwritten(l);
 				break;
 			}
 			if (k < 0) {
@@ -566,6 +799,7 @@ int live_write_perf(struct live *l)
 void live_report(struct live *l)
 {
 	struct ehd_session_stats st;
+	char n[32];
 	uint32_t i;
 
 	if (l->status_shown) {
@@ -573,6 +807,9 @@ void live_report(struct live *l)
 		fputc('\n', stderr);
 	}
 	ehd_session_stats(l->s, &st);
+	if (st.limit_dropped)
+		fprintf(stderr, "%s: %s recorded after the file reached --max-size are not in it\n",
+			l->o->prog, size_text(st.limit_dropped, n));
 	if (st.spool_disk_peak || st.full_passes)
 		fprintf(stderr, "%s: conversion fell behind: up to %.1f MiB waited in memory and %.1f MiB on disk%s\n",
 			l->o->prog, (double)st.spool_peak / 1048576.0,
@@ -614,7 +851,9 @@ void live_free(struct live *l)
 {
 	int status;
 
-	if (l->child) {
+	if (l->child && l->child_gate >= 0) {
+		drop_child(l);
+	} else if (l->child) {
 		/* Stopped by a signal before the command ended: end it. */
 		kill(l->child, SIGTERM);
 		waitpid(l->child, &status, 0);

@@ -49,16 +49,26 @@ struct live_opts {
 	uint64_t spool_disk;	/* --spool-disk */
 	const char *spool_dir;	/* where the spool's file goes, or NULL */
 	double duration;	/* --duration in seconds, 0 for none */
+	pid_t *pids;		/* -p: the processes aimed at */
+	size_t npids;
+	bool aim_command;	/* -p command: and COMMAND */
+	bool children;		/* --children */
+	int *cpus;		/* -C: the CPUs, none for every one */
+	size_t ncpus;
+	uint64_t max_size;	/* --max-size: of the perf.data (out_fd) */
 };
 
 struct live {
 	const struct live_opts *o;
 	struct ehd_session *s;
 	pid_t child;		/* 0 when none, or reaped */
+	int child_gate;		/* the child waits for it to close; -1 */
+	int child_exec;		/* the child's exec failure comes here; -1 */
 	int child_status;
 	bool child_done;
 	bool stopped;
 	bool pipe_closed;	/* the output was a pipe its reader closed */
+	bool limit_hit;		/* the output reached --max-size */
 	double started;		/* monotonic seconds */
 	double last_status;
 	bool status_shown;
@@ -75,6 +85,7 @@ struct live {
 #define LIVE_OPT_STACKS 0x4c05
 #define LIVE_OPT_SPOOL 0x4c06
 #define LIVE_OPT_DURATION 0x4c07
+#define LIVE_OPT_CHILDREN 0x4c08
 #define LIVE_LONGOPTS \
 	{ "event", required_argument, NULL, 'e' }, \
 	{ "stacks", no_argument, NULL, LIVE_OPT_STACKS }, \
@@ -83,9 +94,23 @@ struct live {
 	{ "spool-size", required_argument, NULL, LIVE_OPT_SPOOL }, \
 	{ "cpu-sampling", optional_argument, NULL, LIVE_OPT_SAMPLING }, \
 	{ "off-cpu", no_argument, NULL, LIVE_OPT_OFF_CPU }, \
-	{ "duration", required_argument, NULL, LIVE_OPT_DURATION }
+	{ "duration", required_argument, NULL, LIVE_OPT_DURATION }, \
+	{ "pid", required_argument, NULL, 'p' }, \
+	{ "children", no_argument, NULL, LIVE_OPT_CHILDREN }, \
+	{ "cpu", required_argument, NULL, 'C' }
+
+/* Their short options, for getopt_long()'s string. */
+#define LIVE_SHORTOPTS "e:p:C:"
 
 /* The help text of those options. */
+#define LIVE_HELP_AIM \
+"  -p, --pid=PID[,PID]...  only the events of these processes (their threads\n" \
+"                       too), opened on their threads in the kernel;\n" \
+"                       repeatable; \"command\" is COMMAND. Stops when\n" \
+"                       they have all exited\n" \
+"      --children       with -p: also the processes they start\n" \
+"  -C, --cpu=LIST       only these CPUs: 0,2-3\n"
+
 #define LIVE_HELP_SYSTEM \
 "      --stacks         the -e SPEC just before it with stacks (SPEC/stacks)\n" \
 "      --cpu-sampling[=HZ]  sample every CPU HZ times a second (default 1000)\n" \
@@ -101,11 +126,19 @@ int live_size(const char *arg, uint64_t max, uint64_t *v);
 
 /*
  * live_option() - take -e, --stacks, --filter, --buffer-size,
- * --spool-size, --cpu-sampling or --off-cpu into @o
+ * --spool-size, --cpu-sampling, --off-cpu, --duration, -p, --children or
+ * -C into @o
  * Return: 1 when taken, 0 when @c is another option, -1 for a bad value
  * (the usage error's text in *@why).
  */
 int live_option(struct live_opts *o, int c, const char *arg, const char **why);
+
+/*
+ * live_check() - what the options say together, once all are read; with
+ * @command, COMMAND to run
+ * Return: NULL, or the usage error's text.
+ */
+const char *live_check(struct live_opts *o, char **command);
 
 /*
  * live_main() - run a tool's @run with room for every -e in its options
@@ -131,6 +164,9 @@ bool live_running(struct live *l);
 
 /* The output is a pipe whose reader closed it: say so, and stop. */
 void live_pipe_closed(struct live *l);
+
+/* The output reached --max-size: say so, and stop. */
+void live_limit_hit(struct live *l);
 
 /*
  * Wait for data (up to 100 ms), take a snapshot when asked, update the

@@ -77,6 +77,9 @@ struct ehd__out {
  * @stats: the format's own counts, over what the front end counted
  *	(may be NULL)
  * @add_lost: @n events lost before the writer saw them (may be NULL)
+ * @set_limit: the output, once closed, may not pass @bytes: an event
+ *	that would make it is refused with -EFBIG, as are all after it
+ *	(may be NULL: the format cannot)
  */
 struct ehd__output_ops {
 	const char *name;
@@ -95,6 +98,7 @@ struct ehd__output_ops {
 	int (*close)(struct ehd__out *o, const struct ehd_writer_stats *st);
 	void (*stats)(const struct ehd__out *o, struct ehd_writer_stats *st);
 	void (*add_lost)(struct ehd__out *o, uint64_t n);
+	int (*set_limit)(struct ehd__out *o, uint64_t bytes);
 };
 
 /* Every output format, NULL-terminated (formats/outputs.c). */

@@ -112,6 +112,51 @@ static void count(uint64_t *c, uint64_t n)
 }
 
 /*
+ * The bytes of the whole records at the start of @len bytes from @tail
+ * in ring @r that fit in @budget. (A record header never wraps: records
+ * are 8-byte aligned in a ring of a power of two bytes.)
+ */
+static size_t fit(const struct ehd__drain_ring *r, uint64_t tail, size_t len,
+		  uint64_t mask, uint64_t budget)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		const struct perf_event_header *h =
+			(const void *)(r->data + ((tail + n) & mask));
+
+		if (h->size < sizeof(*h) || h->size > len - n ||
+		    n + h->size > budget)
+			break;
+		n += h->size;
+	}
+	return n;
+}
+
+/*
+ * A file with a bound: how many of the @len ring bytes at @tail to write
+ * (whole records) with @budget bytes left, the rest counted as dropped
+ * and the bound said to be hit. Past it, nothing.
+ */
+static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
+		      uint64_t tail, size_t len, uint64_t mask,
+		      uint64_t *budget)
+{
+	size_t n = 0;
+
+	if (!__atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
+		n = len <= *budget ? len : fit(r, tail, len, mask, *budget);
+		*budget -= n;
+	}
+	if (n < len) {
+		__atomic_store_n(&k->limit_hit, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&k->limit_dropped, len - n,
+				   __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+/*
  * One pass: the side records, then what each ring holds, then a round
  * end; into a file with one writev(), into the spool piece by piece (a
  * ring whose data finds no room keeps it for the next pass). Return: ring
@@ -126,7 +171,8 @@ static long long pass(struct ehd__drain *d)
 	};
 	const struct ehd__drain_cfg *c = &d->cfg;
 	struct ehd__sink *k = c->sink;
-	uint64_t mask = c->size - 1, got = 0;
+	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX;
+	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
 	size_t i;
 	int n = 0, first, err;
@@ -154,6 +200,18 @@ static long long pass(struct ehd__drain *d)
 	pthread_mutex_unlock(&d->lock);
 	if (d->taken.err)
 		return k->err = -ENOMEM;
+	if (limit && !k->spool) {
+		/* Room for a round end stays; descriptions go first. */
+		budget = k->bytes + 8 < limit ? limit - k->bytes - 8 : 0;
+		if (d->taken.len > budget ||
+		    __atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&k->limit_hit, 1, __ATOMIC_RELEASE);
+			d->taken.len = 0;
+			budget = 0;
+		} else {
+			budget -= d->taken.len;
+		}
+	}
 	if (d->taken.len) {
 		d->iov[n++] = (struct iovec){ d->taken.p, d->taken.len };
 		if (k->spool) {
@@ -169,6 +227,9 @@ static long long pass(struct ehd__drain *d)
 		uint64_t tail = m->data_tail, head = d->heads[i];
 		size_t at = (size_t)(tail & mask), len = (size_t)(head - tail);
 
+		if (limit && !k->spool)
+			len = bounded(k, &c->rings[i], tail, len, mask,
+				      &budget);
 		if (!len)
 			continue;
 		first = n;
@@ -200,7 +261,9 @@ static long long pass(struct ehd__drain *d)
 	 */
 	if (got)
 		d->empty_rounds = 0;
-	if (got || d->empty_rounds < EMPTY_ROUNDS) {
+	if ((got || d->empty_rounds < EMPTY_ROUNDS) &&
+	    (!limit || k->spool || !__atomic_load_n(&k->limit_hit,
+						    __ATOMIC_RELAXED) || got)) {
 		if (!got)
 			d->empty_rounds++;
 		d->iov[n++] = (struct iovec){ (void *)&round, sizeof(round) };
@@ -337,7 +400,8 @@ int ehd__drain_stop(struct ehd__drain *d)
 		d->running = false;
 	}
 	/* Side records handed over after the last pass go out now. */
-	if (!d->cfg.sink->err && (d->taken.len || d->side.len)) {
+	if (!d->cfg.sink->err && (d->taken.len || d->side.len) &&
+	    !__atomic_load_n(&d->cfg.sink->limit_hit, __ATOMIC_ACQUIRE)) {
 		ehd__sink_put(d->cfg.sink, d->taken.p, d->taken.len);
 		ehd__sink_put(d->cfg.sink, d->side.p, d->side.len);
 		d->taken.len = d->side.len = 0;

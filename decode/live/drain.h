@@ -48,6 +48,14 @@ struct ehd__sink {
 	int fd;
 	uint64_t bytes;
 	int err;
+	/*
+	 * A file's bound (atomic; 0: none): the drain thread writes whole
+	 * records up to it, then nothing; limit_hit (atomic) says it came,
+	 * limit_dropped (atomic) counts the ring bytes not written for it.
+	 */
+	uint64_t limit;
+	int limit_hit;
+	uint64_t limit_dropped;
 };
 
 /**

@@ -29,6 +29,7 @@
 
 #include <ehdecode/session.h>
 
+#include "live/aim.h"
 #include "live/drain.h"
 #include "core/ehd-buf.h"
 #include "formats/perf/perf-stream.h"
@@ -54,7 +55,18 @@ struct spec {
 	bool callchain;		/* "/stacks": its samples carry stacks */
 };
 
-/* A tracepoint being collected: one perf event per ring. */
+/*
+ * One perf event opened on every ring (system-wide), or, in an aimed
+ * session, on every ring for every thread of the aim.
+ */
+struct evset {
+	size_t n;
+	int *fds;
+	uint64_t *ids;
+	uint32_t *ring;		/* the ring each writes to */
+};
+
+/* A tracepoint being collected. */
 struct tp {
 	char *system;
 	char *event;
@@ -62,8 +74,7 @@ struct tp {
 	uint64_t config;	/* its tracefs id */
 	bool eventheader;	/* user_events with an EventHeader name */
 	bool callchain;		/* its samples carry call chains */
-	int *fds;
-	uint64_t *ids;
+	struct evset set;
 };
 
 /* The ring of one CPU; its own event is the dummy that gives COMM etc. */
@@ -89,8 +100,14 @@ struct ehd_session {
 	unsigned int hz;	/* CPU sampling frequency, 0 for none */
 	bool off_cpu;		/* sched_switch with stacks */
 	bool maps;		/* mappings: MMAP2 records, /proc maps */
-	int *clock_fds;		/* cpu-clock events by ring */
-	uint64_t *clock_ids;
+	struct evset clock;	/* cpu-clock events */
+	struct evset side;	/* aimed: COMM, MMAP2, FORK, EXIT of the aim */
+	pid_t *pids;		/* the processes aimed at (none: every one) */
+	size_t npids;
+	bool children;		/* and the processes they start */
+	int *only_cpus;		/* the CPUs to record (none: every one) */
+	size_t nonly_cpus;
+	uint64_t max_size;	/* of the output file; 0: no bound */
 	struct ring *rings;
 	size_t nrings;
 	uint64_t *lost;		/* by ring */
@@ -147,6 +164,7 @@ static uint64_t now_ns(int clockid)
 }
 
 static int sink_fail(struct ehd_session *s);
+static int update_limit(struct ehd_session *s);
 
 /* ---- names and specs ----------------------------------------------------- */
 
@@ -306,6 +324,64 @@ EHD_API int ehd_session_set_off_cpu(struct ehd_session *s, bool on)
 	return 0;
 }
 
+EHD_API int ehd_session_add_pid(struct ehd_session *s, pid_t pid)
+{
+	char path[32];
+	pid_t *v;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	if (pid <= 0 || access(path, F_OK))
+		return fail(s, -ESRCH, "no process %d", (int)pid);
+	v = realloc(s->pids, (s->npids + 1) * sizeof(*v));
+	if (!v)
+		return fail(s, -ENOMEM, "out of memory");
+	s->pids = v;
+	s->pids[s->npids++] = pid;
+	return 0;
+}
+
+EHD_API int ehd_session_set_children(struct ehd_session *s, bool on)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	s->children = on;
+	return 0;
+}
+
+EHD_API int ehd_session_set_cpus(struct ehd_session *s, const int *cpus,
+				 size_t n)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int *v = NULL;
+	size_t i;
+
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	for (i = 0; i < n; i++)
+		if (cpus[i] < 0 || cpus[i] >= ncpu)
+			return fail(s, -EINVAL,
+				    "no CPU %d: this machine has CPUs 0 to %ld",
+				    cpus[i], ncpu - 1);
+	if (n && !(v = malloc(n * sizeof(*v))))
+		return fail(s, -ENOMEM, "out of memory");
+	if (n)
+		memcpy(v, cpus, n * sizeof(*v));
+	free(s->only_cpus);
+	s->only_cpus = v;
+	s->nonly_cpus = n;
+	return 0;
+}
+
+EHD_API int ehd_session_set_max_size(struct ehd_session *s, uint64_t bytes)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	s->max_size = bytes;
+	return 0;
+}
+
 /* ---- setup --------------------------------------------------------------- */
 
 EHD_API struct ehd_session *ehd_session_new(unsigned int flags)
@@ -422,17 +498,23 @@ EHD_API int ehd_session_set_cmdline(struct ehd_session *s,
 	return 0;
 }
 
-static void free_tp(struct tp *t, size_t nrings)
+static void set_free(struct evset *e)
 {
 	size_t i;
 
+	for (i = 0; i < e->n; i++)
+		close(e->fds[i]);
+	free(e->fds);
+	free(e->ids);
+	free(e->ring);
+	memset(e, 0, sizeof(*e));
+}
+
+static void free_tp(struct tp *t)
+{
 	if (!t)
 		return;
-	for (i = 0; t->fds && i < nrings; i++)
-		if (t->fds[i] >= 0)
-			close(t->fds[i]);
-	free(t->fds);
-	free(t->ids);
+	set_free(&t->set);
 	free(t->system);
 	free(t->event);
 	free(t->name);
@@ -453,13 +535,12 @@ EHD_API void ehd_session_free(struct ehd_session *s)
 	free(s->spool_dir);
 	ehd__buf_free(&s->meta);
 	for (i = 0; i < s->ntps; i++)
-		free_tp(s->tps[i], s->nrings);
+		free_tp(s->tps[i]);
 	free(s->tps);
-	for (i = 0; s->clock_fds && i < s->nrings; i++)
-		if (s->clock_fds[i] >= 0)
-			close(s->clock_fds[i]);
-	free(s->clock_fds);
-	free(s->clock_ids);
+	set_free(&s->clock);
+	set_free(&s->side);
+	free(s->pids);
+	free(s->only_cpus);
 	for (i = 0; i < s->nrings; i++) {
 		if (s->rings[i].base)
 			munmap(s->rings[i].base, s->page + s->size);
@@ -588,9 +669,9 @@ static int pre_register(struct ehd_session *s, const char *name)
 
 /* ---- perf ---------------------------------------------------------------- */
 
-static int perf_open(struct perf_event_attr *a, int cpu)
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
 {
-	return (int)syscall(SYS_perf_event_open, a, -1, cpu, -1,
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1,
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
@@ -611,11 +692,27 @@ static void base_attr(const struct ehd_session *s, struct perf_event_attr *a)
 	a->write_backward = !!(s->flags & EHD_SESSION_CIRCULAR);
 }
 
-static void dummy_attr(const struct ehd_session *s, struct perf_event_attr *a)
+/*
+ * Events on the aim's threads follow the threads those start, and with
+ * --children the processes too (inherit_thread: Linux 5.13).
+ */
+static void aim_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	if (!s->npids)
+		return;
+	a->inherit = 1;
+	a->inherit_thread = !s->children;
+}
+
+/* A dummy event, with the side-band records (COMM, FORK, EXIT, MMAP2). */
+static void dummy_attr(const struct ehd_session *s, struct perf_event_attr *a,
+		       bool sideband)
 {
 	base_attr(s, a);
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_DUMMY;
+	if (!sideband)
+		return;
 	a->comm = 1;
 	a->comm_exec = 1;
 	a->task = 1;
@@ -624,6 +721,27 @@ static void dummy_attr(const struct ehd_session *s, struct perf_event_attr *a)
 		a->mmap = 1;
 		a->mmap2 = 1;
 	}
+}
+
+/*
+ * The event that owns a CPU's ring gives the side-band records of every
+ * process; in an aimed session none (side_attr()'s give the aim's).
+ */
+static void ring_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	dummy_attr(s, a, !s->npids);
+}
+
+/*
+ * With --off-cpu, context switch records too: sched_switch samples on the
+ * aim's threads show them leave, these show them come back.
+ */
+static void side_attr(const struct ehd_session *s, struct perf_event_attr *a)
+{
+	dummy_attr(s, a, true);
+	aim_attr(s, a);
+	a->context_switch = s->off_cpu;
+	a->disabled = 0;
 }
 
 /* CPU sampling: the cpu-clock software event at @hz, with stacks. */
@@ -636,6 +754,7 @@ static void clock_attr(const struct ehd_session *s, struct perf_event_attr *a)
 	a->sample_freq = s->hz;
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN |
 			  PERF_SAMPLE_PERIOD;
+	aim_attr(s, a);
 }
 
 static void tp_attr(const struct ehd_session *s, const struct tp *t,
@@ -653,6 +772,7 @@ static void tp_attr(const struct ehd_session *s, const struct tp *t,
 	a->sample_type |= PERF_SAMPLE_RAW;
 	if ((s->flags & EHD_SESSION_CALLCHAIN) || t->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	aim_attr(s, a);
 }
 
 /* Why perf_event_open() failed, and what to do about it. */
@@ -671,11 +791,22 @@ static int perf_fail(struct ehd_session *s, int e, const char *what)
 		fclose(fp);
 	}
 	return fail(s, -e,
-		    "perf_event_open %s: %s: tracepoints on every CPU need root or CAP_PERFMON, or kernel.perf_event_paranoid = -1 (it is %s)",
-		    what, strerror(e), paranoid);
+		    "perf_event_open %s: %s: tracepoints on every CPU need root or CAP_PERFMON, or kernel.perf_event_paranoid = -1 (it is %s)%s",
+		    what, strerror(e), paranoid,
+		    s->npids ? "; another user's process needs root or CAP_PERFMON" : "");
 }
 
-/* Open the rings: one dummy event per online CPU, mapped. */
+static bool cpu_wanted(const struct ehd_session *s, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < s->nonly_cpus; i++)
+		if (s->only_cpus[i] == cpu)
+			return true;
+	return !s->nonly_cpus;
+}
+
+/* Open the rings: one dummy event per online CPU (of those asked), mapped. */
 static int open_rings(struct ehd_session *s)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -696,14 +827,19 @@ static int open_rings(struct ehd_session *s)
 		int prot = PROT_READ;
 		int fd;
 
-		dummy_attr(s, &a);
-		fd = perf_open(&a, cpu);
+		if (!cpu_wanted(s, cpu))
+			continue;
+		ring_attr(s, &a);
+		fd = perf_open(&a, -1, cpu);
 		if (fd < 0 && errno == EINVAL && s->format_lost) {
 			/* Before Linux 6.0: no PERF_FORMAT_LOST. */
 			s->format_lost = false;
-			dummy_attr(s, &a);
-			fd = perf_open(&a, cpu);
+			ring_attr(s, &a);
+			fd = perf_open(&a, -1, cpu);
 		}
+		if (fd < 0 && (errno == ENODEV || errno == ENOENT) &&
+		    s->nonly_cpus)
+			return fail(s, -ENODEV, "CPU %d is offline", cpu);
 		if (fd < 0 && (errno == ENODEV || errno == ENOENT))
 			continue;	/* offline */
 		if (fd < 0)
@@ -741,41 +877,81 @@ static int open_rings(struct ehd_session *s)
 	return 0;
 }
 
-/* Open @t on every ring, its samples going to the CPU's ring. */
+/*
+ * Open @a into @e: on every ring, or in an aimed session on every ring for
+ * each thread the aim has now (threads that end meanwhile are left out),
+ * each event writing to its CPU's ring; with @filter, the kernel filter
+ * set on each. @what names the event in messages.
+ */
+static int set_open(struct ehd_session *s, struct evset *e,
+		    struct perf_event_attr *a, const char *what,
+		    const char *filter)
+{
+	struct ehd__aim_now now = { 0 };
+	size_t ntasks = 1, k, i, n;
+	int err = 0;
+
+	if (s->npids) {
+		if (ehd__aim_read(s->pids, s->npids, s->children, &now))
+			return fail(s, -ENOMEM, "out of memory");
+		ntasks = now.ntasks;
+	}
+	n = ntasks * s->nrings;
+	e->fds = malloc((n ? n : 1) * sizeof(*e->fds));
+	e->ids = calloc(n ? n : 1, sizeof(*e->ids));
+	e->ring = calloc(n ? n : 1, sizeof(*e->ring));
+	if (!e->fds || !e->ids || !e->ring) {
+		ehd__aim_free(&now);
+		return fail(s, -ENOMEM, "out of memory");
+	}
+	for (k = 0; k < ntasks && !err; k++) {
+		for (i = 0; i < s->nrings && !err; i++) {
+			pid_t tid = s->npids ? now.tasks[k] : -1;
+			int fd = perf_open(a, tid, s->rings[i].cpu);
+
+			if (fd < 0 && tid > 0 && errno == ESRCH)
+				break;	/* the thread ended */
+			if (fd < 0) {
+				err = perf_fail(s, errno, what);
+				break;
+			}
+			e->fds[e->n] = fd;
+			e->ring[e->n] = (uint32_t)i;
+			e->n++;
+			if (filter &&
+			    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter))
+				err = fail(s, -EINVAL,
+					   "the kernel refused the filter '%s' on %s: %s (fields: eventheader_flags, version, id, tag, opcode, level)",
+					   filter, what, strerror(errno));
+			else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+				       s->rings[i].fd) ||
+				 ioctl(fd, PERF_EVENT_IOC_ID,
+				       &e->ids[e->n - 1]))
+				err = fail(s, -errno,
+					   "%s: cannot share the ring: %s",
+					   what, strerror(errno));
+		}
+	}
+	ehd__aim_free(&now);
+	return err;
+}
+
+static void set_ioctl(const struct evset *e, unsigned long request)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		ioctl(e->fds[i], request, 0);
+}
+
+/* Open @t, its samples going to the rings. */
 static int open_tp(struct ehd_session *s, struct tp *t)
 {
 	struct perf_event_attr a;
-	size_t i;
 
-	t->fds = malloc(s->nrings * sizeof(*t->fds));
-	t->ids = calloc(s->nrings, sizeof(*t->ids));
-	if (!t->fds || !t->ids)
-		return fail(s, -ENOMEM, "out of memory");
-	for (i = 0; i < s->nrings; i++)
-		t->fds[i] = -1;
 	tp_attr(s, t, &a);
-	for (i = 0; i < s->nrings; i++) {
-		int fd = perf_open(&a, s->rings[i].cpu);
-		char what[300];
-
-		if (fd < 0) {
-			snprintf(what, sizeof(what), "%s:%s", t->system,
-				 t->event);
-			return perf_fail(s, errno, what);
-		}
-		t->fds[i] = fd;
-		if (t->eventheader && s->filter &&
-		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, s->filter))
-			return fail(s, -EINVAL,
-				    "the kernel refused the filter '%s' on %s:%s: %s (fields: eventheader_flags, version, id, tag, opcode, level)",
-				    s->filter, t->system, t->event,
-				    strerror(errno));
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
-		    ioctl(fd, PERF_EVENT_IOC_ID, &t->ids[i]))
-			return fail(s, -errno, "%s:%s: cannot share the ring: %s",
-				    t->system, t->event, strerror(errno));
-	}
-	return 0;
+	return set_open(s, &t->set, &a, t->name,
+			t->eventheader ? s->filter : NULL);
 }
 
 static bool have_tp(const struct ehd_session *s, const char *system,
@@ -812,7 +988,7 @@ static int add_tp(struct ehd_session *s, const char *system, const char *event,
 	if (!t->system || !t->event || !t->name || !v) {
 		if (v)
 			s->tps = v;
-		free_tp(t, 0);
+		free_tp(t);
 		return fail(s, -ENOMEM, "out of memory");
 	}
 	s->tps = v;
@@ -828,9 +1004,11 @@ static void describe_tp(struct ehd_session *s, const struct tp *t,
 {
 	struct perf_event_attr a;
 
+	if (!t->set.n)
+		return;		/* the aim's processes have ended */
 	tp_attr(s, t, &a);
-	ehd__ps_attr(b, &a, t->ids, s->nrings);
-	ehd__ps_event_name(b, t->ids[0], t->name);
+	ehd__ps_attr(b, &a, t->set.ids, t->set.n);
+	ehd__ps_event_name(b, t->set.ids[0], t->name);
 }
 
 /* A tracing data record with the formats of every tracepoint so far. */
@@ -878,8 +1056,11 @@ static int emit_descriptions(struct ehd_session *s)
 	s->out.len = 0;
 	if (!err && s->meta.err)
 		err = -ENOMEM;
-	return err ? fail(s, err, "cannot describe new tracepoints: %s",
-			  strerror(-err)) : 0;
+	if (err)
+		return fail(s, err, "cannot describe new tracepoints: %s",
+			    strerror(-err));
+	/* The bound moves with what the file's end is to hold. */
+	return s->out_fd >= 0 ? update_limit(s) : 0;
 }
 
 /* The provider spec user_events:@event belongs to, or NULL. */
@@ -1010,31 +1191,22 @@ static int add_off_cpu(struct ehd_session *s)
 	return add_exact(s, &sp);
 }
 
-/* CPU sampling: a cpu-clock event on every ring, enabled with the rings. */
+/* CPU sampling: cpu-clock events, enabled with the rings. */
 static int open_clock(struct ehd_session *s)
 {
 	struct perf_event_attr a;
-	size_t i;
 
-	s->clock_fds = malloc(s->nrings * sizeof(*s->clock_fds));
-	s->clock_ids = calloc(s->nrings, sizeof(*s->clock_ids));
-	if (!s->clock_fds || !s->clock_ids)
-		return fail(s, -ENOMEM, "out of memory");
-	for (i = 0; i < s->nrings; i++)
-		s->clock_fds[i] = -1;
 	clock_attr(s, &a);
-	for (i = 0; i < s->nrings; i++) {
-		int fd = perf_open(&a, s->rings[i].cpu);
+	return set_open(s, &s->clock, &a, "cpu-clock (CPU sampling)", NULL);
+}
 
-		if (fd < 0)
-			return perf_fail(s, errno, "cpu-clock (CPU sampling)");
-		s->clock_fds[i] = fd;
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd) ||
-		    ioctl(fd, PERF_EVENT_IOC_ID, &s->clock_ids[i]))
-			return fail(s, -errno, "cpu-clock: cannot share the ring: %s",
-				    strerror(errno));
-	}
-	return 0;
+/* Aimed: the side-band events of the aim's threads. */
+static int open_side(struct ehd_session *s)
+{
+	struct perf_event_attr a;
+
+	side_attr(s, &a);
+	return set_open(s, &s->side, &a, "dummy (processes)", NULL);
 }
 
 /*
@@ -1069,14 +1241,19 @@ static int describe_session(struct ehd_session *s)
 		return fail(s, -ENOMEM, "out of memory");
 	for (i = 0; i < s->nrings; i++)
 		ids[i] = s->rings[i].id;
-	dummy_attr(s, &a);
+	ring_attr(s, &a);
 	ehd__ps_attr(d, &a, ids, s->nrings);
 	free(ids);
 	ehd__ps_event_name(d, s->rings[0].id, "dummy:u");
-	if (s->clock_ids) {
+	if (s->side.n) {
+		side_attr(s, &a);
+		ehd__ps_attr(d, &a, s->side.ids, s->side.n);
+		ehd__ps_event_name(d, s->side.ids[0], "dummy:u");
+	}
+	if (s->clock.n) {
 		clock_attr(s, &a);
-		ehd__ps_attr(d, &a, s->clock_ids, s->nrings);
-		ehd__ps_event_name(d, s->clock_ids[0], "cpu-clock");
+		ehd__ps_attr(d, &a, s->clock.ids, s->clock.n);
+		ehd__ps_event_name(d, s->clock.ids[0], "cpu-clock");
 	}
 	for (i = 0; i < s->ntps; i++)
 		describe_tp(s, s->tps[i], d);
@@ -1086,8 +1263,51 @@ static int describe_session(struct ehd_session *s)
 	sid.sample_type = SAMPLE_TYPE;
 	sid.id = s->rings[0].id;
 	sid.time = now_ns(s->clockid);
-	ehd__ps_threads(&s->out, &sid, s->maps);
+	if (s->npids) {
+		struct ehd__aim_now now;
+
+		/* Only the aim's processes: nothing of the others. */
+		if (ehd__aim_read(s->pids, s->npids, s->children, &now))
+			return fail(s, -ENOMEM, "out of memory");
+		ehd__ps_threads(&s->out, &sid, s->maps, now.procs,
+				now.nprocs);
+		ehd__aim_free(&now);
+	} else {
+		ehd__ps_threads(&s->out, &sid, s->maps, NULL, 0);
+	}
 	ehd__ps_finished_round(&s->out);
+	return 0;
+}
+
+/*
+ * The output's bound less what the stop adds after the rings' data: a
+ * LOST_SAMPLES record per event and a round end, and for a normal-mode
+ * file what ehd__perf_normal_finish() writes from the descriptions (their
+ * features, the last tracing data, names, attrs and ids: at most twice
+ * them, and the feature index). Again when tracepoints are added.
+ */
+static int update_limit(struct ehd_session *s)
+{
+	uint64_t reserve, nfds = s->nrings + s->clock.n + s->side.n;
+	size_t i;
+
+	if (!s->max_size)
+		return 0;
+	for (i = 0; i < s->ntps; i++)
+		nfds += s->tps[i]->set.n;
+	reserve = 48 * nfds + 8;
+	if (s->normal)
+		reserve += 2 * (uint64_t)s->meta.len + 16384;
+	if (s->state == NEW &&
+	    s->max_size <= reserve + s->sink.bytes + s->out.len)
+		return fail(s, -EFBIG,
+			    "a size limit of %llu bytes cannot hold the recording's description (%llu bytes)",
+			    (unsigned long long)s->max_size,
+			    (unsigned long long)(reserve + s->sink.bytes +
+						 s->out.len));
+	/* (Running, a bound already passed is hit at the next pass.) */
+	__atomic_store_n(&s->sink.limit, s->max_size > reserve ?
+			 s->max_size - reserve : 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -1129,6 +1349,11 @@ static int open_sink(struct ehd_session *s)
 	}
 	if (s->normal && ehd__sink_put(&s->sink, zero, sizeof(zero)))
 		return sink_fail(s);
+	if (s->out_fd >= 0) {
+		err = update_limit(s);
+		if (err)
+			return err;
+	}
 	return put_out(s);
 }
 
@@ -1147,6 +1372,8 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 	if (err)
 		return err;
 	err = open_rings(s);
+	if (!err && s->npids)
+		err = open_side(s);
 	for (i = 0; i < s->nspecs && !err; i++)
 		if (s->specs[i].kind == SPEC_TRACEPOINT)
 			err = add_exact(s, &s->specs[i]);
@@ -1163,9 +1390,11 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 	if (!err)
 		err = open_sink(s);
 	for (i = 0; i < s->nrings && !err; i++)
-		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0) ||
-		    (s->clock_fds &&
-		     ioctl(s->clock_fds[i], PERF_EVENT_IOC_ENABLE, 0)))
+		if (ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+			err = fail(s, -errno, "cannot enable: %s",
+				   strerror(errno));
+	for (i = 0; i < s->clock.n && !err; i++)
+		if (ioctl(s->clock.fds[i], PERF_EVENT_IOC_ENABLE, 0))
 			err = fail(s, -errno, "cannot enable: %s",
 				   strerror(errno));
 	if (!err && !(s->flags & EHD_SESSION_CIRCULAR)) {
@@ -1300,6 +1529,10 @@ EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
 		return fail(s, -EINVAL, "the session is not running");
 	if (s->sink.err)
 		return sink_fail(s);
+	if (__atomic_load_n(&s->sink.limit_hit, __ATOMIC_ACQUIRE))
+		return fail(s, -EFBIG,
+			    "the output reached its size limit (%llu bytes)",
+			    (unsigned long long)s->max_size);
 	err = rescan(s);
 	if (err)
 		return err;
@@ -1408,41 +1641,53 @@ static bool read_counts(int fd, uint64_t *count, uint64_t *lost)
 }
 
 /*
- * Each event's counts by ring: its samples lost (PERF_FORMAT_LOST) into
- * s->lost (side-band records of the dummy event are not events), and the
- * samples the kernel wrote of tracepoints (their count less the lost);
- * with @records, a LOST_SAMPLES record for each event that lost any.
+ * The counts of each event of @e: its lost samples added to the lost
+ * count of its ring when they are @events (side-band records of dummy
+ * events are not), with @records a LOST_SAMPLES record for each that
+ * lost any; the samples the kernel wrote (its count less the lost),
+ * returned.
+ */
+static uint64_t count_set(struct ehd_session *s, const struct evset *e,
+			  bool events, bool records)
+{
+	uint64_t c, n, samples = 0;
+	size_t i;
+
+	for (i = 0; i < e->n; i++) {
+		if (!read_counts(e->fds[i], &c, &n))
+			continue;
+		if (records && n)
+			put_lost_samples(s, &s->rings[e->ring[i]], e->ids[i],
+					 n);
+		if (events)
+			s->lost[e->ring[i]] += n;
+		samples += c > n ? c - n : 0;
+	}
+	return samples;
+}
+
+/*
+ * Each event's counts: the samples lost by ring into s->lost (from
+ * PERF_FORMAT_LOST), and the samples the kernel wrote of tracepoints,
+ * returned; with @records, a LOST_SAMPLES record for each event that
+ * lost any.
  */
 static uint64_t count_events(struct ehd_session *s, bool records)
 {
 	uint64_t c, n, samples = 0;
-	size_t i, k;
+	size_t i;
 
 	if (!s->format_lost)
 		return 0;
-	for (i = 0; i < s->nrings; i++) {
-		uint64_t events = 0;
-
+	for (i = 0; i < s->nrings; i++)
+		s->lost[i] = 0;
+	for (i = 0; i < s->nrings; i++)
 		if (records && read_counts(s->rings[i].fd, &c, &n) && n)
 			put_lost_samples(s, &s->rings[i], s->rings[i].id, n);
-		if (s->clock_fds && read_counts(s->clock_fds[i], &c, &n)) {
-			if (records && n)
-				put_lost_samples(s, &s->rings[i],
-						 s->clock_ids[i], n);
-			events += n;
-		}
-		for (k = 0; k < s->ntps; k++) {
-			if (!s->tps[k]->fds ||
-			    !read_counts(s->tps[k]->fds[i], &c, &n))
-				continue;
-			if (records && n)
-				put_lost_samples(s, &s->rings[i],
-						 s->tps[k]->ids[i], n);
-			events += n;
-			samples += c > n ? c - n : 0;
-		}
-		s->lost[i] = events;
-	}
+	count_set(s, &s->side, false, records);
+	count_set(s, &s->clock, true, records);
+	for (i = 0; i < s->ntps; i++)
+		samples += count_set(s, &s->tps[i]->set, true, records);
 	return samples;
 }
 
@@ -1472,13 +1717,9 @@ EHD_API int ehd_session_stop(struct ehd_session *s)
 		return 0;
 	/* Nothing more comes: the last pass takes what is there, once. */
 	for (k = 0; k < s->ntps; k++)
-		for (i = 0; s->tps[k]->fds && i < s->nrings; i++)
-			if (s->tps[k]->fds[i] >= 0)
-				ioctl(s->tps[k]->fds[i], PERF_EVENT_IOC_DISABLE,
-				      0);
-	for (i = 0; s->clock_fds && i < s->nrings; i++)
-		if (s->clock_fds[i] >= 0)
-			ioctl(s->clock_fds[i], PERF_EVENT_IOC_DISABLE, 0);
+		set_ioctl(&s->tps[k]->set, PERF_EVENT_IOC_DISABLE);
+	set_ioctl(&s->clock, PERF_EVENT_IOC_DISABLE);
+	set_ioctl(&s->side, PERF_EVENT_IOC_DISABLE);
 	for (i = 0; i < s->nrings; i++)
 		if (s->rings[i].base)
 			ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -1547,6 +1788,8 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 		ehd__drain_stats(s->drain, &ds);
 		st->full_passes = ds.full;
 	}
+	st->limit_dropped = __atomic_load_n(&s->sink.limit_dropped,
+					    __ATOMIC_RELAXED);
 }
 
 EHD_API int ehd_session_tracepoint(const struct ehd_session *s, size_t i,
@@ -1562,8 +1805,8 @@ EHD_API int ehd_session_tracepoint(const struct ehd_session *s, size_t i,
 	t = s->tps[i];
 	*name = t->name;
 	*samples = *lost = 0;
-	for (k = 0; t->fds && k < s->nrings; k++)
-		if (read_counts(t->fds[k], &c, &n)) {
+	for (k = 0; k < t->set.n; k++)
+		if (read_counts(t->set.fds[k], &c, &n)) {
 			*samples += c > n ? c - n : 0;
 			*lost += n;
 		}

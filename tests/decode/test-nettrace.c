@@ -430,6 +430,106 @@ static void test_windows_round_trip(void **state)
 	free(w.jsonl);
 }
 
+/*
+ * ehd_writer_set_limit(): events go in until one would take the closed
+ * file past the limit; it and every later one are refused with -EFBIG,
+ * and the file that closes is within the limit, strictly readable, with
+ * exactly the events taken. Limits from one window to several (the Big
+ * event's 40 KB payloads), with stacks and out-of-order times.
+ */
+static void test_size_limit(void **state)
+{
+	static const uint64_t limits[] = { 8192, 65536, 300000, 2500000 };
+	size_t li;
+
+	(void)state;
+	for (li = 0; li < sizeof(limits) / sizeof(limits[0]); li++) {
+		int fd = memfd_create("limit", 0), jfd = memfd_create("j", 0);
+		struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0,
+						      0);
+		struct ehd_writer *jw = ehd_writer_new(EHD_OUT_JSONL, jfd, 0,
+						       EHD_META_ALL);
+		struct ehd_trace_info info = { .clockid = 1 };
+		const struct ehd_event *ev;
+		uint64_t taken = 0, n = 0, refused = 0;
+		char *back, *want, *got, *jsonl;
+		size_t len, jlen;
+		uint8_t *f;
+		bool full = false;
+		int err;
+
+		assert_int_equal(ehd_writer_set_limit(w, 100), -EINVAL);
+		assert_int_equal(ehd_writer_set_limit(w, limits[li]), 0);
+		assert_int_equal(ehd_writer_set_limit(jw, limits[li]),
+				 -ENOTSUP);
+		assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
+		assert_int_equal(ehd_writer_begin(jw, "test"), 0);
+		while (!full) {
+			struct ehd_reader *r = ehd_reader_new(0);
+
+			assert_int_equal(ehd_reader_open(r, dat_path), 0);
+			while (!full && ehd_reader_next(r, &ev) > 0) {
+				struct ehd_event e = *ev;
+
+				e.context = EHD_CTX_TIME | EHD_CTX_CPU |
+					    EHD_CTX_PID;
+				e.time = 1000000 + n * 10 - (n % 7 == 3 ? 25 : 0);
+				e.cpu = (uint32_t)n % 4;
+				e.pid = 100 + (uint32_t)n % 3;
+				e.tid = e.pid + 1000;
+				if (n % 3 == 1) {
+					e.context |= EHD_CTX_CALLCHAIN;
+					e.callchain = frames;
+					e.callchain_count = 3 + n % 20;
+				}
+				n++;
+				err = ehd_writer_event(w, &e);
+				if (err == -E2BIG)
+					continue;	/* Huge: not written */
+				if (err == -EFBIG) {
+					full = true;
+					refused = e.size;
+					/* No event after it either. */
+					assert_int_equal(ehd_writer_event(w, &e),
+							 -EFBIG);
+					break;
+				}
+				assert_int_equal(err, 0);
+				assert_int_equal(ehd_writer_event(jw, &e), 0);
+				taken++;
+			}
+			ehd_reader_free(r);
+		}
+		assert_int_equal(ehd_writer_close(w), 0);
+		assert_int_equal(ehd_writer_close(jw), 0);
+		ehd_writer_free(w);
+		ehd_writer_free(jw);
+		f = slurp(fd, &len);
+		print_message("limit %llu: %zu bytes, %llu events, then one of %llu bytes\n",
+			      (unsigned long long)limits[li], len,
+			      (unsigned long long)taken,
+			      (unsigned long long)refused);
+		assert_true(len <= limits[li]);
+		/* Not far under, unless the next one was large. */
+		assert_true(len + refused >= limits[li] * 9 / 10);
+		assert_true(taken > 0);
+		back = read_back(fd, EHD_READER_STRICT, &err);
+		assert_int_equal(err, 0);
+		jsonl = (char *)slurp(jfd, &jlen);
+		jsonl[jlen] = 0;
+		want = sorted_lines(jsonl);
+		got = sorted_lines(back);
+		assert_string_equal(want, got);
+		free(want);
+		free(got);
+		free(back);
+		free(jsonl);
+		free(f);
+		close(fd);
+		close(jfd);
+	}
+}
+
 /* Pitfalls 10, 11: too-large payloads skipped, long stacks cut; counted. */
 static void test_limits_counted(void **state)
 {
@@ -1228,6 +1328,7 @@ int main(void)
 		cmocka_unit_test(test_stream_frame),
 		cmocka_unit_test(test_windows_round_trip),
 		cmocka_unit_test(test_limits_counted),
+		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_pipe_counts),
 		cmocka_unit_test(test_json_whole_stack),
 		cmocka_unit_test(test_metadata_ids),

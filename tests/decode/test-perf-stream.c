@@ -305,7 +305,7 @@ static int build_stream(void **state)
 	assert_string_equal(why, "");
 	assert_true(st.b.len > len);
 	ehd__ps_features(&st.b, &st.m);
-	st.nthreads = ehd__ps_threads(&st.b, &st.sid, false);
+	st.nthreads = ehd__ps_threads(&st.b, &st.sid, false, NULL, 0);
 	for (i = 0; i < NSAMPLES; i++)
 		put_sample(&st.b, i);
 	ehd__ps_finished_round(&st.b);
@@ -931,12 +931,14 @@ static void test_second_tracing_data(void **state)
  * With maps, each process's executable mappings follow its COMMs, and the
  * reader (EHD_READER_SYSTEM) makes them ExistingProcess and ProcessMapping
  * events: this process is there, with a mapping of its own executable
- * that holds this function.
+ * that holds this function. Asked for this process only (an aimed
+ * session), no other one is.
  */
 static void test_maps(void **state)
 {
 	struct ehd__ps_sample_id sid = { SID_TYPE, 77, 1000 };
 	uint64_t here = (uint64_t)(uintptr_t)&test_maps, id = 77;
+	pid_t self = getpid();
 	const struct ehd_event *ev;
 	struct perf_event_attr attr;
 	struct ehd_buf b = { 0 };
@@ -959,7 +961,7 @@ static void test_maps(void **state)
 	attr.sample_id_all = 1;
 	ehd__ps_pipe_header(&b);
 	ehd__ps_attr(&b, &attr, &id, 1);
-	assert_true(ehd__ps_threads(&b, &sid, true) >= 1);
+	assert_true(ehd__ps_threads(&b, &sid, true, &self, 1) >= 1);
 	assert_int_equal(b.err, 0);
 
 	snprintf(path, sizeof(path), "%s/test-perf-stream-maps.XXXXXX",
@@ -976,8 +978,7 @@ static void test_maps(void **state)
 
 		assert_int_equal(ev->kind, EHD_EVENT_SYSTEM);
 		assert_non_null(sy);
-		if (sy->pid != (uint32_t)getpid())
-			continue;
+		assert_int_equal(sy->pid, (uint32_t)self);
 		if (sy->kind == EHD_SYSTEM_EXISTING_PROCESS)
 			named = !strcmp(sy->name, st.comm);
 		if (sy->kind == EHD_SYSTEM_MAPPING && sy->start <= here &&

@@ -198,6 +198,12 @@ struct ehd__ntw {
 	bool have_first;
 	struct ehd_writer_stats st;
 
+	/* ehd_writer_set_limit(): the most bytes, 0 for no bound */
+	uint64_t limit;
+	bool full;			/* an event was refused: no more */
+	uint64_t row_bound;		/* the window's row headers at most, */
+	uint64_t wmin, wmax;		/* ... less their times; its times */
+
 	/* the counts in the Trace block, known at the end */
 	off_t start;			/* fd's offset at the start; -1: a pipe */
 	bool closing;
@@ -1185,7 +1191,7 @@ static void make_window(struct ehd__ntw *w)
 
 	if (!w->trace_written)
 		write_trace(w);
-	if (w->nmetas > w->metas_written) {
+	if (w->rows.len) {
 		at = block_begin(w);
 		ehd__nt_put_le(&w->out, 0, 2);		/* header size */
 		ehd__buf_put(&w->out, w->rows.p, w->rows.len);
@@ -1225,6 +1231,7 @@ static void make_window(struct ehd__ntw *w)
 		write_sequence_point(w, w->held[w->nheld - 1].ticks);
 	}
 	w->nheld = 0;
+	w->row_bound = 0;
 	w->payloads.len = 0;
 	w->stack_data.len = 0;
 	w->label_data.len = 0;
@@ -1260,6 +1267,17 @@ static int ntw_begin(struct ehd__ntw *w, const char *name,
 	copy_info(w, info, name);
 	w->info_set = true;
 	return w->info_strings.err;
+}
+
+static unsigned int varuint_len(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
 }
 
 static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
@@ -1313,6 +1331,16 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	}
 	if (!w->trace_written && h->ticks < w->min_ticks)
 		w->min_ticks = h->ticks;
+	if (w->limit) {
+		/* Its row header at most, whatever comes before it. */
+		w->row_bound += 3 + varuint_len(h->meta) + varuint_len(h->cpu) +
+				varuint_len(h->thread) + varuint_len(h->stack) +
+				varuint_len(h->labels) + varuint_len(h->size);
+		if (!w->nheld || h->ticks < w->wmin)
+			w->wmin = h->ticks;
+		if (!w->nheld || h->ticks > w->wmax)
+			w->wmax = h->ticks;
+	}
 	w->nheld++;
 	w->st.events++;
 	return 0;
@@ -1645,6 +1673,110 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 	return hold_made(w, ev, idx, at);
 }
 
+/*
+ * What an event changes in what the output is to hold: kept before it, so
+ * that an event that would take the output past its limit can be taken
+ * back whole (before the window is written: nothing of it is out yet).
+ * The tables it added to (types, threads, stacks, symbols) keep entries
+ * whose rows are gone; no event comes after it to use them.
+ */
+struct undo {
+	size_t nheld, payloads, rows, thread_rows, stack_data, label_data;
+	uint32_t nstacks, nlabels;
+	uint64_t last_ticks, order, min_ticks, row_bound, wmin, wmax;
+	bool have_first;
+	unsigned int first_context;
+	struct ehd_writer_stats st;
+};
+
+static void undo_keep(const struct ehd__ntw *w, struct undo *u)
+{
+	u->nheld = w->nheld;
+	u->payloads = w->payloads.len;
+	u->rows = w->rows.len;
+	u->thread_rows = w->thread_rows.len;
+	u->stack_data = w->stack_data.len;
+	u->label_data = w->label_data.len;
+	u->nstacks = w->nstacks;
+	u->nlabels = w->nlabels;
+	u->last_ticks = w->last_ticks;
+	u->order = w->order;
+	u->min_ticks = w->min_ticks;
+	u->row_bound = w->row_bound;
+	u->wmin = w->wmin;
+	u->wmax = w->wmax;
+	u->have_first = w->have_first;
+	u->first_context = w->first_context;
+	u->st = w->st;
+}
+
+static void undo_apply(struct ehd__ntw *w, const struct undo *u)
+{
+	w->nheld = u->nheld;
+	w->payloads.len = u->payloads;
+	w->rows.len = u->rows;
+	w->thread_rows.len = u->thread_rows;
+	w->stack_data.len = u->stack_data;
+	w->label_data.len = u->label_data;
+	w->nstacks = u->nstacks;
+	w->nlabels = u->nlabels;
+	w->last_ticks = u->last_ticks;
+	w->order = u->order;
+	w->min_ticks = u->min_ticks;
+	w->row_bound = u->row_bound;
+	w->wmin = u->wmin;
+	w->wmax = u->wmax;
+	w->have_first = u->have_first;
+	w->first_context = u->first_context;
+	w->st = u->st;
+}
+
+/*
+ * The most bytes the output would have if it were closed now: what is
+ * written, and each block make_window() and ntw_close() would add at its
+ * largest (a row header's fields at most as long as their values, its
+ * time difference as the window's span, or the first's whole time, or a
+ * sequence point's; strings made well-formed grow at most threefold).
+ */
+static uint64_t size_bound(const struct ehd__ntw *w)
+{
+	uint64_t n = w->st.bytes + w->out.len + 4;	/* + the end */
+
+	if (!w->trace_written)
+		n += 2048 + 3 * (w->info_strings.len +
+				 (w->source ? strlen(w->source) : 0));
+	if (w->rows.len)
+		n += 6 + w->rows.len;
+	n += 4 + 32 + w->thread_rows.len;
+	if (w->nheld) {
+		n += 12 + w->stack_data.len;
+		n += 12 + w->label_data.len;
+		uint64_t lo = w->have_sp && w->last_sp < w->wmin ?
+			      w->last_sp : w->wmin;
+		uint64_t hi = w->have_sp && w->last_sp > w->wmax ?
+			      w->last_sp : w->wmax;
+
+		n += 4 + 20 + w->row_bound + 16 +
+		     w->nheld * (uint64_t)varuint_len(hi - lo) +
+		     w->payloads.len;
+		n += 4 + 16 + 2 * 5;			/* sequence point */
+	}
+	return n;
+}
+
+/*
+ * The event just held would take the output past its limit: taken back,
+ * and the writer takes no more.
+ */
+static int over_limit(struct ehd__ntw *w, const struct undo *u)
+{
+	if (!w->limit || size_bound(w) <= w->limit)
+		return 0;
+	undo_apply(w, u);
+	w->full = true;
+	return -EFBIG;
+}
+
 /* Write the window once it holds enough. */
 static int window_check(struct ehd__ntw *w)
 {
@@ -1716,12 +1848,17 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 {
 	struct ehd__ntm_result res;
 	struct ehd_event classic;
+	struct undo undo;
 	size_t payload = 0, at;
 	long idx = -1;
 	int err, damage = 0;
 
 	if (w->err)
 		return w->err;
+	if (w->full)
+		return -EFBIG;
+	if (w->limit)
+		undo_keep(w, &undo);
 	/*
 	 * Events whose fields come from their input's own metadata (nettrace,
 	 * Heph: a fields callback, whatever kind they are shown as) have no
@@ -1753,6 +1890,8 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	at = w->payloads.len;
 	if (ev->kind == EHD_EVENT_SAMPLE || ev->kind == EHD_EVENT_SYSTEM) {
 		err = universal_event(w, ev);
+		if (!err)
+			err = over_limit(w, &undo);
 		return err ? err : window_check(w);
 	}
 	if (ev->kind == EHD_EVENT_EVENTHEADER) {
@@ -1832,6 +1971,8 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	w->st.lossy += res.lossy;
 	err = hold_event(w, ev, (uint32_t)idx, at);
 	if (!err)
+		err = over_limit(w, &undo);
+	if (!err)
 		err = window_check(w);
 	return err ? err : damage;
 }
@@ -1906,6 +2047,18 @@ static void nettrace_stats(const struct ehd__out *o,
 	*st = w->st;
 }
 
+static int nettrace_set_limit(struct ehd__out *o, uint64_t bytes)
+{
+	struct ehd__ntw *w = o->state;
+
+	if (w->st.events || w->st.bytes || w->out.len)
+		return -EBUSY;
+	if (bytes < size_bound(w))
+		return -EINVAL;
+	w->limit = bytes;
+	return 0;
+}
+
 /* Counted as the trace key "ehd:EventsLost". */
 static void nettrace_add_lost(struct ehd__out *o, uint64_t n)
 {
@@ -1921,4 +2074,5 @@ const struct ehd__output_ops ehd__nettrace_output = {
 	.begin = nettrace_begin, .event = nettrace_event,
 	.flush = nettrace_flush, .close = nettrace_close,
 	.stats = nettrace_stats, .add_lost = nettrace_add_lost,
+	.set_limit = nettrace_set_limit,
 };

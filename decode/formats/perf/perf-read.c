@@ -475,14 +475,33 @@ static bool task_record(const struct perf_read *r, uint32_t type)
 	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
 	       (r->procs && (type == PERF_RECORD_EXIT ||
 			     type == PERF_RECORD_MMAP ||
-			     type == PERF_RECORD_MMAP2));
+			     type == PERF_RECORD_MMAP2 ||
+			     type == PERF_RECORD_SWITCH));
+}
+
+/*
+ * A FORK of a new process its event does not follow: events opened on a
+ * process's threads with inherit_thread (ehrecord -p without --children)
+ * see its forks, but not what the children do; the children are not
+ * part of the trace.
+ */
+static bool unfollowed_fork(const struct perf_read *r,
+			    const struct ehd__perf_record *rec)
+{
+	const struct ehd__perf_event_desc *d = rec->sample.desc;
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	int big = ehd__perf_session(r->perf)->big_endian;
+
+	return rec->type == PERF_RECORD_FORK && rec->has_sample && d &&
+	       d->attr.inherit && d->attr.inherit_thread && rec->size >= 16 &&
+	       ehd__load_uint(p, 4, big) != ehd__load_uint(p + 4, 4, big);
 }
 
 /*
  * The system event of a side-band record, in r->ev: time, and pid/tid
  * from its sample_id when it has one.
  */
-static void system_event(struct perf_read *r, const struct held *sid)
+static void sideband_event(struct perf_read *r, const struct held *sid)
 {
 	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
 	struct ehd_event *ev = &r->ev;
@@ -510,12 +529,63 @@ static void system_event(struct perf_read *r, const struct held *sid)
 		ev->context |= EHD_CTX_CPU;
 		ev->cpu = sid->cpu;
 	}
+}
+
+static void system_event(struct perf_read *r, const struct held *sid)
+{
+	struct ehd_event *ev = &r->ev;
+
+	sideband_event(r, sid);
 	ev->comm = ev->process = ehd__threads_name(&r->threads, ev->pid);
 	universal(ev, "Universal.System",
 		  r->sys.kind == EHD_SYSTEM_PROCESS_CREATE ? "ProcessCreate" :
 		  r->sys.kind == EHD_SYSTEM_PROCESS_EXIT ? "ProcessExit" :
 		  r->sys.kind == EHD_SYSTEM_MAPPING ? "ProcessMapping" :
 		  "ExistingProcess");
+}
+
+#ifndef PERF_RECORD_MISC_SWITCH_OUT
+#define PERF_RECORD_MISC_SWITCH_OUT (1 << 13)
+#endif
+
+/*
+ * A PERF_RECORD_SWITCH of a thread coming onto a CPU (@data, file byte
+ * order): the "cswitch" of its time away, as a sched_switch to it gives
+ * it. Events opened on threads (ehrecord -p --off-cpu) see their threads
+ * leave, with stacks, in sched_switch samples, but their coming back only
+ * in these. Return: true when it gives one (in r->ev).
+ */
+static bool switch_in(struct perf_read *r, const struct held *h,
+		      const void *data, size_t size)
+{
+	const uint8_t *p = (const uint8_t *)data + 8;
+	int big = ehd__perf_session(r->perf)->big_endian;
+	struct ehd_event *ev = &r->ev;
+	const uint64_t *stack;
+	uint64_t off;
+	uint32_t tid;
+	size_t n;
+
+	if ((h->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
+	    !(h->fields & PERF_SAMPLE_TID) || size < 16)
+		return false;
+	tid = (uint32_t)ehd__load_uint(p + 4, 4, big);
+	if (!tid || !ehd__procs_switch(r->procs, h->time, 0, tid, NULL, 0,
+				       &off, &stack, &n))
+		return false;
+	sideband_event(r, h);
+	ev->kind = EHD_EVENT_SAMPLE;
+	ev->value = off;
+	ev->tid = tid;
+	ev->pid = ehd__threads_pid(&r->threads, tid);
+	if (!ev->pid)
+		ev->pid = tid;
+	thread_names(r, ev);
+	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
+	ev->callchain = stack;
+	ev->callchain_count = n;
+	universal(ev, "Universal.Events", "cswitch");
+	return true;
 }
 
 /*
@@ -533,6 +603,8 @@ static bool apply_task(struct perf_read *r, const struct held *h,
 	size_t n = size - 8;
 	bool sys = false;
 
+	if (type == PERF_RECORD_SWITCH)
+		return switch_in(r, h, data, size);
 	if (r->procs && ehd__procs_record(r->procs, type, misc, p, n, big,
 					  &r->threads, &r->sys))
 		sys = true;
@@ -955,6 +1027,8 @@ static int next_event(struct perf_read *r)
 			end_round(r);
 			continue;
 		}
+		if (task_record(r, rec->type) && unfollowed_fork(r, rec))
+			continue;
 		if (task_record(r, rec->type)) {
 			/* Names change in time order with the samples. */
 			if (!sort || !rec->has_sample ||

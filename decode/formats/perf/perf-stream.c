@@ -695,43 +695,64 @@ static void put_maps(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
 	fclose(fp);
 }
 
-size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
-		       bool maps)
+/* The COMMs of process @pid's threads (and its mappings); how many. */
+static size_t put_process(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
+			  int proc, uint32_t pid, bool maps, char **line,
+			  size_t *cap)
 {
-	char path[32], comm[COMM_MAX + 1], *line = NULL;
-	struct dirent *pe, *te;
-	size_t count = 0, cap = 0;
-	DIR *proc, *task;
-	uint32_t pid, tid;
+	char path[32], comm[COMM_MAX + 1];
+	struct dirent *te;
+	size_t count = 0;
+	uint32_t tid;
+	DIR *task;
 	int fd;
+
+	snprintf(path, sizeof(path), "%u/task", pid);
+	fd = openat(proc, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;	/* gone */
+	task = fdopendir(fd);
+	if (!task) {
+		close(fd);
+		return 0;
+	}
+	while ((te = readdir(task))) {
+		tid = proc_id(te->d_name);
+		if (!tid || !read_comm(dirfd(task), tid, comm))
+			continue;
+		put_comm(b, sid, pid, tid, comm);
+		count++;
+	}
+	closedir(task);
+	if (maps)
+		put_maps(b, sid, proc, pid, line, cap);
+	return count;
+}
+
+size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
+		       bool maps, const pid_t *pids, size_t npids)
+{
+	struct dirent *pe;
+	char *line = NULL;
+	size_t count = 0, cap = 0, i;
+	uint32_t pid;
+	DIR *proc;
 
 	proc = opendir("/proc");
 	if (!proc)
 		return 0;
-	while ((pe = readdir(proc))) {
-		pid = proc_id(pe->d_name);
-		if (!pid)
-			continue;
-		snprintf(path, sizeof(path), "%u/task", pid);
-		fd = openat(dirfd(proc), path,
-			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			continue;	/* gone */
-		task = fdopendir(fd);
-		if (!task) {
-			close(fd);
-			continue;
+	if (pids) {
+		for (i = 0; i < npids; i++)
+			count += put_process(b, sid, dirfd(proc),
+					     (uint32_t)pids[i], maps, &line,
+					     &cap);
+	} else {
+		while ((pe = readdir(proc))) {
+			pid = proc_id(pe->d_name);
+			if (pid)
+				count += put_process(b, sid, dirfd(proc), pid,
+						     maps, &line, &cap);
 		}
-		while ((te = readdir(task))) {
-			tid = proc_id(te->d_name);
-			if (!tid || !read_comm(dirfd(task), tid, comm))
-				continue;
-			put_comm(b, sid, pid, tid, comm);
-			count++;
-		}
-		closedir(task);
-		if (maps)
-			put_maps(b, sid, dirfd(proc), pid, &line, &cap);
 	}
 	free(line);
 	closedir(proc);

@@ -17,7 +17,7 @@
  *	ehd__ps_event_name(&b, ids[0], "user_events:MyProvider_L4K1");
  *	err = ehd__ps_tracing_data(&b, tps, ntps, why, sizeof(why));
  *	ehd__ps_features(&b, &machine);
- *	ehd__ps_threads(&b, &sid);
+ *	ehd__ps_threads(&b, &sid, false, NULL, 0);
  *	... records from the rings ...
  *	ehd__ps_finished_round(&b);
  *
@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 
 #include "core/ehd-buf.h"
@@ -180,11 +181,13 @@ struct ehd__ps_sample_id {
  * @b: the stream
  * @sid: the trailer to write after each
  * @maps: also the mappings
+ * @pids: only these processes (NULL: every process)
+ * @npids: how many
  *
  * Return: the number of threads (COMM records appended, unless @b failed).
  */
 size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
-		       bool maps);
+		       bool maps, const pid_t *pids, size_t npids);
 
 /**
  * ehd__ps_finished_round() - a FINISHED_ROUND record: readers may sort

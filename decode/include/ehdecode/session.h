@@ -122,6 +122,8 @@ extern "C" {
  * @spool_disk_peak: the largest its file grew (0: it was never used)
  * @full_passes: passes over the rings that left a ring's data there for
  *	lack of room in the spool
+ * @limit_dropped: ring bytes not written because the output had reached
+ *	its bound (ehd_session_set_max_size())
  */
 struct ehd_session_stats {
 	uint64_t samples;
@@ -136,6 +138,7 @@ struct ehd_session_stats {
 	uint64_t spool_peak;
 	uint64_t spool_disk_peak;
 	uint64_t full_passes;
+	uint64_t limit_dropped;
 };
 
 struct ehd_session;
@@ -204,6 +207,67 @@ EHD_API int ehd_session_set_cpu_sampling(struct ehd_session *s,
  * Return: 0, -EBUSY once started.
  */
 EHD_API int ehd_session_set_off_cpu(struct ehd_session *s, bool on);
+
+/**
+ * ehd_session_add_pid() - collect only the events of process @pid (and of
+ * the others added), before the start
+ * @s: the session
+ * @pid: a process (its whole thread group: a thread's tid names it too)
+ *
+ * Without it, a session collects every process's events. Aimed at
+ * processes, it opens each event in the kernel on each of their threads
+ * (per CPU, into the CPU's ring), inherited by the threads they start
+ * afterwards, and with ehd_session_set_children() by the processes they
+ * start; side-band records (COMM, MMAP2, FORK, EXIT) and the threads and
+ * mappings read from /proc at the start are only theirs. Tracepoints found
+ * while running are opened on the threads the aim has then. Its cost is
+ * one perf event per thread, CPU and tracepoint (as perf record -p).
+ *
+ * Return: 0, -ESRCH when there is no such process, -EBUSY once started.
+ */
+EHD_API int ehd_session_add_pid(struct ehd_session *s, pid_t pid);
+
+/**
+ * ehd_session_set_children() - aimed: also the processes the aim's
+ * processes start (forks, and theirs) from the start on, and those they
+ * had started before it
+ * @s: the session
+ * @on: follow them
+ *
+ * Return: 0, or -EBUSY once started.
+ */
+EHD_API int ehd_session_set_children(struct ehd_session *s, bool on);
+
+/**
+ * ehd_session_set_cpus() - collect only on these CPUs, before the start
+ * @s: the session
+ * @cpus: CPU numbers (the rings are theirs only)
+ * @n: how many; 0 for every online CPU (the default)
+ *
+ * Return: 0, -EINVAL for a CPU the machine does not have (reason from
+ * ehd_session_error()), -EBUSY once started. A CPU that is offline fails
+ * ehd_session_start() with -ENODEV.
+ */
+EHD_API int ehd_session_set_cpus(struct ehd_session *s, const int *cpus,
+				 size_t n);
+
+/**
+ * ehd_session_set_max_size() - bound the output file
+ * @s: the session, writing to a file (ehd_session_set_output())
+ * @bytes: the most bytes the file may have once the session has stopped
+ *	(0: no bound)
+ *
+ * The thread that writes the rings' data writes whole records up to the
+ * bound (less what the stop and a normal-mode file's end add), then
+ * nothing more: ehd_session_poll() returns -EFBIG, and what came after is
+ * counted (ehd_session_stats()'s @limit_dropped). Stop the session then;
+ * the file is complete. A session read through ehd_session_read() has no
+ * bound (bound its writer: ehd_writer_set_limit()).
+ *
+ * Return: 0, or -EBUSY once started. A bound too small for the session's
+ * description fails ehd_session_start() with -EFBIG.
+ */
+EHD_API int ehd_session_set_max_size(struct ehd_session *s, uint64_t bytes);
 
 /**
  * ehd_session_set_filter() - a kernel filter on EventHeader tracepoints

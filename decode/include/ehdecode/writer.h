@@ -188,6 +188,20 @@ EHD_API int ehd_writer_flush(struct ehd_writer *w);
 EHD_API void ehd_writer_add_lost(struct ehd_writer *w, uint64_t n);
 
 /**
+ * ehd_writer_set_limit() - bound the size of the output
+ * @w: the writer, before its first event
+ * @bytes: the most bytes the output may have once closed
+ *
+ * An event that would take the output past @bytes (with what closing it
+ * adds) is refused whole with -EFBIG, and so is every event after it:
+ * the output closes complete and within the bound. nettrace only.
+ *
+ * Return: 0, -ENOTSUP for another format, -EINVAL when @bytes cannot
+ * even hold an empty output.
+ */
+EHD_API int ehd_writer_set_limit(struct ehd_writer *w, uint64_t bytes);
+
+/**
  * ehd_writer_close() - finish the output and write what is buffered
  * @w: the writer (ends an open source)
  *

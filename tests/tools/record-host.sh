@@ -1,0 +1,211 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# record-host.sh - ehrecord aimed and bounded, on this machine's own kernel
+# with classic tracepoints (user_events: tests/vm/record.sh):
+#  - the command lines of -p, --children, -C and --max-size (exit 2 for a
+#    bad value, 1 for a process or CPU that does not exist);
+#  - -p PID: two busy shells, sched:sched_switch recorded for one: every
+#    event is its own, none of its children's (sleep), none of the other;
+#    --children adds its children; -p command aims at COMMAND alone;
+#  - -p with --off-cpu into nettrace: cswitch events of that process (its
+#    coming back is seen without recording other processes' switches)
+#    and process, mapping and symbol events of it alone;
+#  - -p without a command stops when the process exits;
+#  - -C: every event on the CPUs given;
+#  - --max-size 200K, both formats: a complete file of at most 200 KiB
+#    (ehdecode --strict reads it, so does perf script), said on stderr.
+# Needs root and a tracefs with the sched events; skips (77) otherwise,
+# except with CI=true, where that is a failure.
+set -u
+bin=${EH_BUILDDIR:-.}
+rec=$bin/tools/ehrecord
+dec=$bin/tools/ehdecode
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-host.XXXXXX")
+busy=()
+cleanup() {
+	[ ${#busy[@]} = 0 ] || kill "${busy[@]}" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
+
+cli "ehrecord -p x" 2 "$rec" -p x -e a:b
+cli "ehrecord -p 1,,2" 2 "$rec" -p 1,,2 -e a:b
+cli "ehrecord -p 0" 2 "$rec" -p 0 -e a:b
+cli "ehrecord -p command without COMMAND" 2 "$rec" -p command -e a:b
+cli "ehrecord --children without -p" 2 "$rec" --children -e a:b -- true
+cli "ehrecord -C 2-1" 2 "$rec" -C 2-1 -e a:b
+cli "ehrecord -C a" 2 "$rec" -C a -e a:b
+cli "ehrecord -C 0," 2 "$rec" -C 0, -e a:b
+cli "ehrecord --max-size 1K" 2 "$rec" --max-size 1K -e a:b
+cli "ehrecord --max-size 1X" 2 "$rec" --max-size 1X -e a:b
+cli "ehdecode -p without -e" 2 "$dec" -p 1 x
+
+[ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on tracepoints of every CPU)"
+t=/sys/kernel/tracing
+[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
+	skip "no tracefs, and it cannot be mounted at $t"
+[ -r $t/events/sched/sched_switch/id ] ||
+	skip "this kernel has no sched:sched_switch tracepoint"
+
+cli "ehrecord -p (no such process)" 1 "$rec" -o "$tmp/x" -p 2147483646 \
+	-e sched:sched_switch
+grep -q "no process 2147483646" "$tmp/err" || bad "no process: $(cat "$tmp/err")"
+cli "ehrecord -C 4095" 1 "$rec" -o "$tmp/x" -C 4095 -e sched:sched_switch
+grep -q "no CPU 4095" "$tmp/err" || bad "no CPU: $(cat "$tmp/err")"
+
+# pids FILE: "pid count" of the events in a JSON-lines decoding, by pid.
+pids() {
+	python3 -c '
+import collections, json, sys
+c = collections.Counter()
+for line in open(sys.argv[1]):
+	e = json.loads(line)
+	c[e["meta"]["pid"]] += 1
+for p, n in sorted(c.items()):
+	print(p, n)' "$1"
+}
+
+# Two shells that keep switching (each starts a sleep every 10 ms).
+for i in 1 2; do
+	(while :; do sleep 0.01; done) &
+	busy+=($!)
+done
+a=${busy[0]} b=${busy[1]}
+sleep 0.3
+
+# -p: only its own switches; --children: its sleeps' too.
+for how in alone children; do
+	opt=()
+	[ $how = children ] && opt=(--children)
+	"$rec" -q -F perf -o "$tmp/p.data" -p "$a" "${opt[@]}" --duration 1 \
+		-e sched:sched_switch 2>"$tmp/err" ||
+		{ bad "-p $how: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	"$dec" --strict -F jsonl "$tmp/p.data" >"$tmp/p.jsonl" 2>"$tmp/err" ||
+		bad "-p $how: ehdecode: $(head -n 2 "$tmp/err")"
+	pids "$tmp/p.jsonl" >"$tmp/pids"
+	own=$(awk -v p="$a" '$1 == p { print $2 }' "$tmp/pids")
+	others=$(awk -v p="$a" '$1 != p { n += $2 } END { print n + 0 }' "$tmp/pids")
+	if grep -q "^$b " "$tmp/pids"; then
+		bad "-p $how: events of the other process $b: $(tr '\n' ' ' <"$tmp/pids")"
+	elif [ "${own:-0}" -lt 10 ]; then
+		bad "-p $how: ${own:-0} events of $a (want 10 or more)"
+	elif [ $how = alone ] && [ "$others" != 0 ]; then
+		bad "-p alone: $others events of other processes: $(tr '\n' ' ' <"$tmp/pids")"
+	elif [ $how = children ] && [ "$others" -lt 10 ]; then
+		bad "--children: $others events of its children (want 10 or more)"
+	else
+		ok "-p $how: $own events of $a, $others of its children, none of $b"
+	fi
+done
+
+# -p with --off-cpu, into nettrace: cswitch events and system events of
+# that process only.
+"$rec" -q -o "$tmp/p.nettrace" -p "$a" --off-cpu --duration 1 2>"$tmp/err" ||
+	bad "-p --off-cpu: exit $?: $(head -n 2 "$tmp/err")"
+"$dec" --strict -F jsonl "$tmp/p.nettrace" >"$tmp/p.jsonl" 2>"$tmp/err" ||
+	bad "-p --off-cpu: ehdecode: $(head -n 2 "$tmp/err")"
+python3 - "$tmp/p.jsonl" "$a" >"$tmp/why" <<'EOF'
+import collections, json, sys
+pid = int(sys.argv[2])
+c = collections.Counter()
+for line in open(sys.argv[1]):
+	e = json.loads(line)
+	c[(e["n"], e["meta"]["pid"] == pid)] += 1
+bad = [k[0] for k in c if not k[1]]
+if bad:
+	print("events of other processes:", sorted(set(bad)))
+elif c[("Universal.Events:cswitch", True)] < 10:
+	print("cswitch events:", c[("Universal.Events:cswitch", True)])
+elif not c[("Universal.System:ExistingProcess", True)]:
+	print("no ExistingProcess of", pid)
+else:
+	print("ok", c[("Universal.Events:cswitch", True)])
+EOF
+case $(cat "$tmp/why") in
+ok*)	ok "-p --off-cpu (nettrace): $(cut -d' ' -f2 "$tmp/why") cswitch events of $a, nothing of other processes" ;;
+*)	bad "-p --off-cpu (nettrace): $(cat "$tmp/why")" ;;
+esac
+
+# -p command: the command alone (a shell waiting for a sleep), or with
+# --children the sleep too.
+for how in alone children; do
+	opt=()
+	[ $how = children ] && opt=(--children)
+	"$rec" -q -F perf -o "$tmp/c.data" -p command "${opt[@]}" \
+		-e sched:sched_switch -- /bin/sh -c \
+		"echo \$\$ >$tmp/cpid; for i in 1 2 3 4 5; do sleep 0.05; done" \
+		2>"$tmp/err" ||
+		{ bad "-p command $how: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	"$dec" --strict -F jsonl "$tmp/c.data" >"$tmp/c.jsonl" 2>"$tmp/err" ||
+		bad "-p command $how: ehdecode: $(head -n 2 "$tmp/err")"
+	pids "$tmp/c.jsonl" >"$tmp/pids"
+	cpid=$(cat "$tmp/cpid")
+	own=$(awk -v p="$cpid" '$1 == p { print $2 }' "$tmp/pids")
+	kids=$(awk -v p="$cpid" '$1 != p { n++ } END { print n + 0 }' "$tmp/pids")
+	if [ "${own:-0}" -lt 5 ]; then
+		bad "-p command $how: ${own:-0} events of the command ($cpid)"
+	elif [ $how = alone ] && [ "$kids" != 0 ]; then
+		bad "-p command: events of other processes: $(tr '\n' ' ' <"$tmp/pids")"
+	elif [ $how = children ] && [ "$kids" -lt 5 ]; then
+		bad "-p command --children: $kids children seen (want its 5 sleeps)"
+	else
+		ok "-p command $how: $own events of the command, $kids other processes"
+	fi
+done
+
+# -p without a command: recording ends when the process does.
+sleep 1 &
+s=$(date +%s%N)
+"$rec" -q -F perf -o "$tmp/e.data" -p $! -e sched:sched_switch 2>"$tmp/err"
+rc=$?
+e=$(( ($(date +%s%N) - s) / 1000000 ))
+if [ $rc = 0 ] && [ $e -lt 3000 ] &&
+   "$dec" --strict -F jsonl "$tmp/e.data" >/dev/null 2>&1; then
+	ok "-p PID: stopped $e ms after the start, when the process ended"
+else
+	bad "-p PID: exit $rc after $e ms: $(head -n 2 "$tmp/err")"
+fi
+
+# -C: only those CPUs.
+last=$(($(nproc) - 1))
+for cpus in 0 $last; do
+	"$rec" -q -F perf -o "$tmp/cpu.data" -C "$cpus" --duration 0.5 \
+		-e sched:sched_switch 2>"$tmp/err" ||
+		{ bad "-C $cpus: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	"$dec" --strict -F jsonl "$tmp/cpu.data" >"$tmp/cpu.jsonl" 2>"$tmp/err"
+	n=$(grep -c '"cpu":' "$tmp/cpu.jsonl")
+	other=$(grep -vc "\"cpu\":$cpus[,}]" "$tmp/cpu.jsonl")
+	if [ "$n" -gt 0 ] && [ "$other" = 0 ]; then
+		ok "-C $cpus: $n events, all on CPU $cpus"
+	else
+		bad "-C $cpus: $n events, $other on other CPUs"
+	fi
+done
+
+# --max-size: a complete file within the bound, whatever the load.
+for fmt in nettrace perf; do
+	f=$tmp/max.$fmt
+	"$rec" -q -F $fmt -o "$f" --max-size 200K --duration 30 \
+		-e sched:sched_switch 2>"$tmp/err"
+	rc=$?
+	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+	if [ $rc = 0 ] && [ "$size" -le 204800 ] && [ "$size" -gt 102400 ] &&
+	   grep -q "reached --max-size" "$tmp/err" &&
+	   "$dec" --strict -F jsonl "$f" >"$tmp/max.jsonl" 2>"$tmp/err2" &&
+	   [ "$(wc -l <"$tmp/max.jsonl")" -gt 100 ]; then
+		ok "-F $fmt --max-size 200K: $size bytes, $(wc -l <"$tmp/max.jsonl") events, said"
+	else
+		bad "-F $fmt --max-size 200K: exit $rc, $size bytes: $(head -n 2 "$tmp/err") $(head -n 1 "$tmp/err2" 2>/dev/null)"
+	fi
+done
+if command -v perf >/dev/null; then
+	if perf script -i "$tmp/max.perf" >/dev/null 2>"$tmp/err"; then
+		ok "perf script reads the bounded perf.data"
+	else
+		bad "perf script: $(head -n 2 "$tmp/err")"
+	fi
+fi
+finish
