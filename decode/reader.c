@@ -241,6 +241,14 @@ EHD_API void ehd_reader_stats(const struct ehd_reader *r,
 		r->ops->stats(r->state, stats);
 }
 
+EHD_API int ehd_reader_restate(struct ehd_reader *r)
+{
+	if (!r->state || !r->ops->restate || !(r->flags & EHD_READER_SYSTEM))
+		return -ENOTSUP;
+	r->ops->restate(r->state);
+	return 0;
+}
+
 EHD_API const char *ehd_reader_error(const struct ehd_reader *r,
 				     uint64_t *offset)
 {

@@ -258,7 +258,7 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 	if (!ret)
 		ret = live_run_command(&l);
 	if (!ret)
-		ret = live_write_events(&l, w, o->reader_flags);
+		ret = live_write_events(&l, &w, o->reader_flags);
 	live_free(&l);
 	return ret;
 }

@@ -87,6 +87,11 @@ LIVE_HELP_SYSTEM
 "      --max-size=SIZE  stop before the file would pass SIZE (K, M or G\n"
 "                       suffix): the file is complete and at most SIZE;\n"
 "                       what was recorded after it is counted, not written\n"
+"      --switch-output=SIZE|SECONDS  end the file at each SIZE (K, M or G\n"
+"                       suffix) or SECONDS (or with an s, m or h suffix)\n"
+"                       and go on in FILE.1, FILE.2, ...: each file is\n"
+"                       complete on its own, and none is lost between them\n"
+"      --max-files=N    with --switch-output: keep only the newest N files\n"
 "      --spool-size=SIZE  nettrace: how much recorded data may wait for its\n"
 "                       conversion in memory (default 64M; at least what\n"
 "                       the ring buffers hold)\n"
@@ -136,6 +141,135 @@ LIVE_HELP_SYSTEM
 static int usage_error(const char *what, const char *arg)
 {
 	return cli_usage_error(prog, what, arg);
+}
+
+/*
+ * The files of a recording: NAME, and with --switch-output NAME.1,
+ * NAME.2, ... each written under a temporary name and renamed complete.
+ */
+struct series {
+	const char *name;
+	char *path;		/* of the file being written */
+	unsigned long index;	/* ... its number (0: NAME) */
+	unsigned long max_files;	/* --max-files; 0: keep them all */
+	uint64_t limit;		/* nettrace: the bound of each file; 0 */
+	struct out_file out;
+};
+
+/* File @k of @name: NAME, NAME.1, NAME.2, ... (to free; NULL: no memory). */
+static char *series_name(const char *name, unsigned long k)
+{
+	char *p;
+
+	if (!k)
+		return strdup(name);
+	return asprintf(&p, "%s.%lu", name, k) < 0 ? NULL : p;
+}
+
+/* --max-files: the file that has just become one too many goes. */
+static void series_prune(const struct series *sr)
+{
+	char *old;
+
+	if (!sr->max_files || sr->index < sr->max_files)
+		return;
+	old = series_name(sr->name, sr->index - sr->max_files);
+	if (old && unlink(old) && errno != ENOENT)
+		fprintf(stderr, "%s: --max-files: cannot delete %s: %s\n",
+			prog, old, strerror(errno));
+	free(old);
+}
+
+/* A nettrace writer to @fd, bounded as each file is. */
+static struct ehd_writer *series_writer(const struct series *sr, int fd)
+{
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	int err;
+
+	if (w && sr->limit && (err = ehd_writer_set_limit(w, sr->limit))) {
+		ehd_writer_free(w);
+		errno = -err;
+		return NULL;
+	}
+	return w;
+}
+
+/*
+ * --switch-output: the file so far is complete and gets its name; the
+ * recording goes on in the next (see struct live_opts's rotate).
+ */
+static int series_rotate(struct live *l, struct ehd_writer **w)
+{
+	struct series *sr = l->o->rotate_ctx;
+	struct out_file next;
+	char *path = series_name(sr->name, sr->index + 1);
+	int err;
+
+	if (!path || out_open(&next, path)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path ? path : sr->name,
+			strerror(errno));
+		free(path);
+		return 1;
+	}
+	if (w) {
+		err = ehd_writer_close(*w);
+		ehd_writer_free(*w);
+		*w = err ? NULL : series_writer(sr, next.fd);
+		if (err || !*w) {
+			fprintf(stderr, "%s: %s: %s\n", prog,
+				err ? sr->path : path,
+				strerror(err ? -err : errno));
+			out_abandon(&next);
+			free(path);
+			return 1;
+		}
+	} else if (ehd_session_switch_output(l->s, next.fd)) {
+		fprintf(stderr, "%s: %s\n", prog, ehd_session_error(l->s));
+		out_abandon(&next);
+		free(path);
+		return 1;
+	}
+	err = out_commit(&sr->out, sr->index == 0);
+	live_unlink_on_abort(next.tmp);
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", prog, sr->path, strerror(-err));
+		out_abandon(&next);
+		free(path);
+		return 1;
+	}
+	free(sr->path);
+	sr->path = path;
+	sr->out = next;
+	sr->out.path = path;
+	sr->index++;
+	series_prune(sr);
+	return 0;
+}
+
+/*
+ * --switch-output=SIZE|SECONDS: a size has a K, M or G suffix; a time is
+ * a number of seconds, or has an s, m or h suffix. 0, or -1.
+ */
+static int switch_arg(const char *arg, struct live_opts *lo)
+{
+	double v, unit = 0;
+	char *end;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || errno || *arg == '-' || !(v > 0))
+		return -1;
+	if (*end && strchr("KMG", *end))
+		return live_size(arg, 1ull << 50, &lo->switch_bytes) ||
+		       lo->switch_bytes < 65536 ? -1 : 0;
+	if (!*end || !strcmp(end, "s"))
+		unit = 1;
+	else if (!strcmp(end, "m"))
+		unit = 60;
+	else if (!strcmp(end, "h"))
+		unit = 3600;
+	lo->switch_secs = v * unit;
+	return lo->switch_secs >= 0.1 && lo->switch_secs <= 1e9 ? 0 : -1;
 }
 
 /*
@@ -245,7 +379,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 {
 	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK, OPT_LIST,
 	       OPT_CHECK, OPT_REGISTER, OPT_PERSIST, OPT_WAIT,
-	       OPT_UNREGISTER, OPT_MAX_SIZE };
+	       OPT_UNREGISTER, OPT_MAX_SIZE, OPT_SWITCH, OPT_MAX_FILES };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "list", optional_argument, NULL, OPT_LIST },
@@ -261,6 +395,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "spool-disk", required_argument, NULL, OPT_SPOOL_DISK },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "switch-output", required_argument, NULL, OPT_SWITCH },
+		{ "max-files", required_argument, NULL, OPT_MAX_FILES },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -268,8 +404,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	};
 	const char *output = NULL;
 	struct ehd_writer *w = NULL;
-	struct out_file out;
-	char *dir = NULL;
+	struct series sr = { 0 };
+	char *dir = NULL, *end;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
 	bool perf = false, started = false;
 	struct other other = { MODE_RECORD, NULL, false, false, false, false };
@@ -351,6 +487,21 @@ static int run(int argc, char **argv, struct live_opts *lo)
 				return usage_error("bad size (64K or more, with a K, M or G suffix)",
 						   optarg);
 			break;
+		case OPT_SWITCH:
+			other.recording = true;
+			if (switch_arg(optarg, lo))
+				return usage_error("bad --switch-output (a size of 64K or more with a K, M or G suffix, or seconds: 30, 30s, 5m, 1h)",
+						   optarg);
+			break;
+		case OPT_MAX_FILES:
+			other.recording = true;
+			errno = 0;
+			sr.max_files = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' ||
+			    !sr.max_files)
+				return usage_error("bad number of files (1 or more)",
+						   optarg);
+			break;
 		case 'q':
 			lo->status = false;
 			break;
@@ -378,31 +529,40 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	lo->status = lo->status && isatty(STDERR_FILENO);
 	if (!output)
 		output = perf ? "perf.data" : "trace.nettrace";
+	if (lo->switch_bytes || lo->switch_secs) {
+		if (!strcmp(output, "-"))
+			return usage_error("--switch-output needs files, not standard output",
+					   NULL);
+		if (lo->max_size || (lo->flags & EHD_SESSION_CIRCULAR))
+			return usage_error("--switch-output goes with neither --max-size nor --circular",
+					   NULL);
+		lo->rotate = series_rotate;
+		lo->rotate_ctx = &sr;
+	} else if (sr.max_files) {
+		return usage_error("--max-files goes with --switch-output", NULL);
+	}
+	sr.name = output;
+	sr.limit = perf ? 0 : lo->max_size ? lo->max_size : lo->switch_bytes;
 
 	/*
 	 * Written under another name, renamed at the end: a failed run
 	 * leaves the files there as they were.
 	 */
-	if (out_open(&out, output)) {
+	sr.path = strdup(output);
+	if (!sr.path || out_open(&sr.out, sr.path)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
+		free(sr.path);
 		return 1;
 	}
-	live_unlink_on_abort(out.tmp);
+	live_unlink_on_abort(sr.out.tmp);
 	if (perf) {
-		lo->out_fd = out.fd;
+		lo->out_fd = sr.out.fd;
 	} else {
 		lo->spool_disk = spool_disk;
 		lo->spool_dir = dir = out_folder(output);
-		w = ehd_writer_new(EHD_OUT_NETTRACE, out.fd, 0, 0);
+		w = dir ? series_writer(&sr, sr.out.fd) : NULL;
 		if (!dir || !w) {
 			fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-			ret = 1;
-			goto done;
-		}
-		if (lo->max_size &&
-		    (err = ehd_writer_set_limit(w, lo->max_size))) {
-			fprintf(stderr, "%s: --max-size: %s\n", prog,
-				strerror(-err));
 			ret = 1;
 			goto done;
 		}
@@ -414,7 +574,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	if (!ret && perf)
 		ret = live_write_perf(&l);
 	else if (!ret)
-		ret = live_write_events(&l, w, EHD_READER_SORT_TIME |
+		ret = live_write_events(&l, &w, EHD_READER_SORT_TIME |
 					(system_trace(lo) ? EHD_READER_SYSTEM : 0));
 	if (w) {
 		err = ehd_writer_close(w);
@@ -422,7 +582,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 			live_pipe_closed(&l);	/* said; no failure */
 			err = 0;
 		} else if (err && !ret) {
-			fprintf(stderr, "%s: %s: %s\n", prog, output,
+			fprintf(stderr, "%s: %s: %s\n", prog, sr.path,
 				strerror(-err));
 			ret = 1;
 		} else if (!err) {
@@ -433,19 +593,23 @@ done:
 	ehd_writer_free(w);
 	live_unlink_on_abort(NULL);
 	if (ret) {
-		out_abandon(&out);
+		out_abandon(&sr.out);
 	} else {
-		err = out_commit(&out, true);
+		err = out_commit(&sr.out, sr.index == 0);
 		if (err) {
-			fprintf(stderr, "%s: %s: %s\n", prog, output,
+			fprintf(stderr, "%s: %s: %s\n", prog, sr.path,
 				strerror(-err));
 			ret = 1;
 		}
+		series_prune(&sr);
 	}
-	if (!ret && lo->status)
+	if (!ret && lo->status && sr.index)
+		fprintf(stderr, "%s: wrote %s to %s\n", prog, output, sr.path);
+	else if (!ret && lo->status)
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	if (started)
 		live_free(&l);
+	free(sr.path);
 	free(dir);
 	return ret;
 }

@@ -448,7 +448,10 @@ int live_start(struct live *l, const struct live_opts *o)
 	if (!err && o->ncpus)
 		err = ehd_session_set_cpus(l->s, o->cpus, o->ncpus);
 	if (!err && o->max_size && o->out_fd >= 0)
-		err = ehd_session_set_max_size(l->s, o->max_size);
+		err = ehd_session_set_max_size(l->s, o->max_size, 0);
+	else if (!err && o->switch_bytes && o->out_fd >= 0)
+		err = ehd_session_set_max_size(l->s, o->switch_bytes,
+					       EHD_SESSION_SIZE_SWITCH);
 	if (!err && o->filter)
 		err = ehd_session_set_filter(l->s, o->filter);
 	if (!err && o->buffer)
@@ -472,7 +475,7 @@ int live_start(struct live *l, const struct live_opts *o)
 		fprintf(stderr, "%s: %s\n", o->prog, ehd_session_error(l->s));
 		return 1;
 	}
-	l->started = l->last_status = now();
+	l->started = l->last_status = l->file_started = now();
 	return 0;
 }
 
@@ -599,6 +602,10 @@ int live_wait(struct live *l)
 		live_pipe_closed(l);
 		return 0;
 	}
+	if (err == -EFBIG && l->o->rotate) {
+		l->file_full = true;	/* the next file takes the rest */
+		return 0;
+	}
 	if (err == -EFBIG) {
 		live_limit_hit(l);
 		return 0;
@@ -699,9 +706,38 @@ static uint64_t live_lost(struct live *l)
 	return st.lost;
 }
 
-int live_write_events(struct live *l, struct ehd_writer *w,
+/* --switch-output=SECONDS: is this file's time up? */
+static bool time_up(const struct live *l)
+{
+	return l->o->switch_secs && now() - l->file_started >= l->o->switch_secs;
+}
+
+/*
+ * nettrace at a --switch-output boundary: *@w ended with its losses, the
+ * next begun with the trace's @info. 0, or 1 (printed).
+ */
+static int next_writer(struct live *l, struct ehd_writer **w,
+		       struct ehd_reader *r)
+{
+	const struct ehd_trace_info *info = ehd_reader_trace_info(r);
+	uint64_t lost = live_lost(l);
+
+	ehd_writer_end(*w);
+	ehd_writer_add_lost(*w, lost - l->lost_before);
+	l->lost_before = lost;
+	if (l->o->rotate(l, w))
+		return 1;
+	l->w = *w;
+	l->file_started = now();
+	/* A system trace's processes and mappings, in this file too. */
+	ehd_reader_restate(r);
+	return ehd_writer_begin_trace(*w, "live", info) ? 1 : 0;
+}
+
+int live_write_events(struct live *l, struct ehd_writer **wp,
 		      unsigned int reader_flags)
 {
+	struct ehd_writer *w = *wp;
 	struct ehd_reader *r = ehd_reader_new(reader_flags);
 	const struct ehd_event *ev;
 	unsigned int n = 0;
@@ -719,7 +755,22 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	ehd_writer_begin_trace(w, "live", ehd_reader_trace_info(r));
 	for (;; err = ehd_reader_next(r, &ev)) {
 		if (err > 0) {
+			if (l->o->rotate && !(n % 64) && time_up(l) &&
+			    next_writer(l, &w, r)) {
+				ret = 1;
+				break;
+			}
 			k = put_event(l, w, ev);
+			if (k == -3 && l->o->rotate) {
+				/* The file is full: in the next one. */
+				if (next_writer(l, &w, r)) {
+					ret = 1;
+					break;
+				}
+				k = put_event(l, w, ev);
+				if (k == -3)
+					k = 0;	/* larger than a file: counted */
+			}
 			if (k == -2) {
 				live_pipe_closed(l);
 				break;
@@ -752,6 +803,11 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 		if (err != -EAGAIN || l->stopped)
 			break;	/* the end, or a failure */
 		if (live_running(l)) {
+			if (l->o->rotate && time_up(l) &&
+			    next_writer(l, &w, r)) {
+				ret = 1;
+				break;
+			}
 			k = ehd_writer_flush(w);
 			if (k == -EPIPE)
 				live_pipe_closed(l);
@@ -775,21 +831,34 @@ int live_write_events(struct live *l, struct ehd_writer *w,
 	ehd_writer_end(w);
 	live_report(l);
 	report_reader(l->o->prog, "live", r, !live_lost(l));
-	ehd_writer_add_lost(w, live_lost(l) ? live_lost(l) : report_lost(r));
+	ehd_writer_add_lost(w, live_lost(l) ? live_lost(l) - l->lost_before :
+			    report_lost(r));
 	ehd_reader_free(r);
 	l->w = NULL;
+	*wp = w;
 	return ret;
 }
+
+
 
 int live_write_perf(struct live *l)
 {
 	int ret = 0;
 
-	while (live_running(l))
+	while (live_running(l)) {
 		if (live_wait(l)) {
 			ret = 1;
 			break;
 		}
+		if (l->o->rotate && (l->file_full || time_up(l))) {
+			if (l->o->rotate(l, NULL)) {
+				ret = 1;
+				break;
+			}
+			l->file_full = false;
+			l->file_started = now();
+		}
+	}
 	if (live_stop(l))
 		ret = 1;
 	live_report(l);

@@ -29,6 +29,9 @@
 
 #include <ehdecode/session.h>
 
+struct live;
+struct ehd_writer;
+
 struct live_opts {
 	const char *prog;	/* for messages */
 	const char **specs;	/* -e */
@@ -56,6 +59,16 @@ struct live_opts {
 	int *cpus;		/* -C: the CPUs, none for every one */
 	size_t ncpus;
 	uint64_t max_size;	/* --max-size: of the perf.data (out_fd) */
+	uint64_t switch_bytes;	/* --switch-output=SIZE, 0 for none */
+	double switch_secs;	/* --switch-output=SECONDS, 0 for none */
+	/*
+	 * At a --switch-output boundary: end the file (nettrace: *@w, ended,
+	 * its losses counted; perf: the session's, with
+	 * ehd_session_switch_output()) and go on in the next (nettrace: a new
+	 * writer in *@w, not begun). 0, or 1 (printed).
+	 */
+	int (*rotate)(struct live *l, struct ehd_writer **w);
+	void *rotate_ctx;
 };
 
 struct live {
@@ -69,6 +82,9 @@ struct live {
 	bool stopped;
 	bool pipe_closed;	/* the output was a pipe its reader closed */
 	bool limit_hit;		/* the output reached --max-size */
+	double file_started;	/* --switch-output: when this file began */
+	bool file_full;		/* ... this perf.data reached its size */
+	uint64_t lost_before;	/* ... losses in the files before it */
 	double started;		/* monotonic seconds */
 	double last_status;
 	bool status_shown;
@@ -178,11 +194,11 @@ int live_wait(struct live *l);
 int live_stop(struct live *l);
 
 /*
- * Decode the session's events into @w (a reader with @reader_flags) until
- * stopped, then the rest; the end report too. 0, or 1 (printed).
+ * Decode the session's events into *@w (a reader with @reader_flags) until
+ * stopped, then the rest; the end report too. With --switch-output, *@w
+ * is the writer of the last file at the end. 0, or 1 (printed).
  */
-struct ehd_writer;
-int live_write_events(struct live *l, struct ehd_writer *w,
+int live_write_events(struct live *l, struct ehd_writer **w,
 		      unsigned int reader_flags);
 
 /*

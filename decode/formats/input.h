@@ -89,6 +89,7 @@ struct ehd__input_ops {
 	void (*trace_info)(void *state, struct ehd_trace_info *info);
 	void (*stats)(const void *state, struct ehd_reader_stats *stats);
 	void (*free)(void *state);
+	void (*restate)(void *state);
 };
 
 /* The readers, in the order their probes are asked; NULL after the last. */

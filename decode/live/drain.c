@@ -32,6 +32,7 @@ struct ehd__drain {
 	struct iovec *iov;	/* 2 per ring, the side records, the round */
 
 	pthread_mutex_t lock;	/* guards side */
+	pthread_mutex_t io;	/* held through each pass: ehd__drain_pause() */
 	struct ehd_buf side;	/* records for the next pass */
 	struct ehd_buf taken;	/* the side records of this pass */
 	int stop;		/* atomic: do a last pass and end */
@@ -135,8 +136,9 @@ static size_t fit(const struct ehd__drain_ring *r, uint64_t tail, size_t len,
 
 /*
  * A file with a bound: how many of the @len ring bytes at @tail to write
- * (whole records) with @budget bytes left, the rest counted as dropped
- * and the bound said to be hit. Past it, nothing.
+ * (whole records) with @budget bytes left, the bound said to be hit when
+ * some are left; those are dropped (counted), or with limit_hold kept in
+ * the ring (the caller's). Past the bound, nothing.
  */
 static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
 		      uint64_t tail, size_t len, uint64_t mask,
@@ -150,8 +152,9 @@ static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
 	}
 	if (n < len) {
 		__atomic_store_n(&k->limit_hit, 1, __ATOMIC_RELEASE);
-		__atomic_fetch_add(&k->limit_dropped, len - n,
-				   __ATOMIC_RELAXED);
+		if (!k->limit_hold)
+			__atomic_fetch_add(&k->limit_dropped, len - n,
+					   __ATOMIC_RELAXED);
 	}
 	return n;
 }
@@ -227,9 +230,14 @@ static long long pass(struct ehd__drain *d)
 		uint64_t tail = m->data_tail, head = d->heads[i];
 		size_t at = (size_t)(tail & mask), len = (size_t)(head - tail);
 
-		if (limit && !k->spool)
+		if (limit && !k->spool) {
+			size_t all = len;
+
 			len = bounded(k, &c->rings[i], tail, len, mask,
 				      &budget);
+			if (k->limit_hold && len < all)
+				d->heads[i] = tail + len;	/* kept */
+		}
 		if (!len)
 			continue;
 		first = n;
@@ -299,11 +307,14 @@ static void *run(void *arg)
 	uint64_t v;
 	long long r;
 	size_t i;
+	bool idle;
 
 	for (;;) {
 		bool last = __atomic_load_n(&d->stop, __ATOMIC_ACQUIRE);
 
+		pthread_mutex_lock(&d->io);
 		r = c->sink->err ? c->sink->err : pass(d);
+		pthread_mutex_unlock(&d->io);
 		if (last)
 			break;
 		if (r == -ENOSPC && c->sink->spool) {
@@ -312,9 +323,14 @@ static void *run(void *arg)
 		}
 		for (i = 0; i <= c->nrings; i++)
 			d->pfds[i].revents = 0;
-		/* A failed sink takes nothing more: wait for the stop. */
-		if (poll(c->sink->err ? d->pfds + c->nrings : d->pfds,
-			 c->sink->err ? 1 : c->nrings + 1,
+		/*
+		 * A failed sink takes nothing more: wait for the stop. A full
+		 * file whose rest waits in the rings: for the next file.
+		 */
+		idle = c->sink->err || (c->sink->limit_hold &&
+			__atomic_load_n(&c->sink->limit_hit, __ATOMIC_ACQUIRE));
+		if (poll(idle ? d->pfds + c->nrings : d->pfds,
+			 idle ? 1 : c->nrings + 1,
 			 c->sink->err ? -1 : c->timeout_ms) < 0 &&
 		    errno != EINTR)
 			break;
@@ -340,6 +356,7 @@ int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg)
 	d->heads = calloc(cfg->nrings, sizeof(*d->heads));
 	d->iov = calloc(2 * cfg->nrings + 2, sizeof(*d->iov));
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->io, NULL);
 	if (d->wake_fd < 0 || !d->pfds || !d->heads || !d->iov) {
 		err = d->wake_fd < 0 ? -errno : -ENOMEM;
 		ehd__drain_free(d);
@@ -372,6 +389,16 @@ void ehd__drain_lock(struct ehd__drain *d)
 void ehd__drain_unlock(struct ehd__drain *d)
 {
 	pthread_mutex_unlock(&d->lock);
+}
+
+void ehd__drain_pause(struct ehd__drain *d)
+{
+	pthread_mutex_lock(&d->io);
+}
+
+void ehd__drain_resume(struct ehd__drain *d)
+{
+	pthread_mutex_unlock(&d->io);
 }
 
 int ehd__drain_side_locked(struct ehd__drain *d, const void *p, size_t n)
@@ -429,5 +456,6 @@ void ehd__drain_free(struct ehd__drain *d)
 	ehd__buf_free(&d->side);
 	ehd__buf_free(&d->taken);
 	pthread_mutex_destroy(&d->lock);
+	pthread_mutex_destroy(&d->io);
 	free(d);
 }

@@ -51,11 +51,13 @@ struct ehd__sink {
 	/*
 	 * A file's bound (atomic; 0: none): the drain thread writes whole
 	 * records up to it, then nothing; limit_hit (atomic) says it came,
-	 * limit_dropped (atomic) counts the ring bytes not written for it.
+	 * limit_dropped (atomic) counts the ring bytes not written for it
+	 * (dropped, or with limit_hold left in the rings for the next file).
 	 */
 	uint64_t limit;
 	int limit_hit;
 	uint64_t limit_dropped;
+	bool limit_hold;
 };
 
 /**
@@ -134,6 +136,15 @@ int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg);
  */
 void ehd__drain_lock(struct ehd__drain *d);
 void ehd__drain_unlock(struct ehd__drain *d);
+
+/**
+ * ehd__drain_pause() - wait for the pass under way, and hold the thread
+ * before its next one until ehd__drain_resume(): the sink is the caller's
+ * meanwhile (to end a file and start another). The rings fill meanwhile.
+ * @d: the thread
+ */
+void ehd__drain_pause(struct ehd__drain *d);
+void ehd__drain_resume(struct ehd__drain *d);
 
 /**
  * ehd__drain_side_locked() - records to write before the next pass's ring

@@ -64,6 +64,7 @@ struct evset {
 	int *fds;
 	uint64_t *ids;
 	uint32_t *ring;		/* the ring each writes to */
+	uint64_t *lost_base;	/* its losses in the files before this one */
 };
 
 /* A tracepoint being collected. */
@@ -85,6 +86,7 @@ struct ring {
 	uint8_t *data;
 	uint64_t id;		/* the dummy event's sample id */
 	uint64_t prev;		/* circular: data_head at the last snapshot */
+	uint64_t lost_base;	/* losses in the files before this one */
 };
 
 enum state { NEW, STARTED, STOPPED };
@@ -374,11 +376,15 @@ EHD_API int ehd_session_set_cpus(struct ehd_session *s, const int *cpus,
 	return 0;
 }
 
-EHD_API int ehd_session_set_max_size(struct ehd_session *s, uint64_t bytes)
+EHD_API int ehd_session_set_max_size(struct ehd_session *s, uint64_t bytes,
+				     unsigned int flags)
 {
 	if (s->state != NEW)
 		return fail(s, -EBUSY, "the session has started");
+	if (flags & ~EHD_SESSION_SIZE_SWITCH)
+		return fail(s, -EINVAL, "unknown flags");
 	s->max_size = bytes;
+	s->sink.limit_hold = flags & EHD_SESSION_SIZE_SWITCH;
 	return 0;
 }
 
@@ -507,6 +513,7 @@ static void set_free(struct evset *e)
 	free(e->fds);
 	free(e->ids);
 	free(e->ring);
+	free(e->lost_base);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -900,7 +907,8 @@ static int set_open(struct ehd_session *s, struct evset *e,
 	e->fds = malloc((n ? n : 1) * sizeof(*e->fds));
 	e->ids = calloc(n ? n : 1, sizeof(*e->ids));
 	e->ring = calloc(n ? n : 1, sizeof(*e->ring));
-	if (!e->fds || !e->ids || !e->ring) {
+	e->lost_base = calloc(n ? n : 1, sizeof(*e->lost_base));
+	if (!e->fds || !e->ids || !e->ring || !e->lost_base) {
 		ehd__aim_free(&now);
 		return fail(s, -ENOMEM, "out of memory");
 	}
@@ -1644,8 +1652,8 @@ static bool read_counts(int fd, uint64_t *count, uint64_t *lost)
  * The counts of each event of @e: its lost samples added to the lost
  * count of its ring when they are @events (side-band records of dummy
  * events are not), with @records a LOST_SAMPLES record for each that
- * lost any; the samples the kernel wrote (its count less the lost),
- * returned.
+ * lost any since the file began (the end of a file); the samples the
+ * kernel wrote (its count less the lost), returned.
  */
 static uint64_t count_set(struct ehd_session *s, const struct evset *e,
 			  bool events, bool records)
@@ -1656,9 +1664,11 @@ static uint64_t count_set(struct ehd_session *s, const struct evset *e,
 	for (i = 0; i < e->n; i++) {
 		if (!read_counts(e->fds[i], &c, &n))
 			continue;
-		if (records && n)
+		if (records && n > e->lost_base[i])
 			put_lost_samples(s, &s->rings[e->ring[i]], e->ids[i],
-					 n);
+					 n - e->lost_base[i]);
+		if (records)
+			e->lost_base[i] = n;
 		if (events)
 			s->lost[e->ring[i]] += n;
 		samples += c > n ? c - n : 0;
@@ -1681,9 +1691,15 @@ static uint64_t count_events(struct ehd_session *s, bool records)
 		return 0;
 	for (i = 0; i < s->nrings; i++)
 		s->lost[i] = 0;
-	for (i = 0; i < s->nrings; i++)
-		if (records && read_counts(s->rings[i].fd, &c, &n) && n)
-			put_lost_samples(s, &s->rings[i], s->rings[i].id, n);
+	for (i = 0; i < s->nrings; i++) {
+		struct ring *rg = &s->rings[i];
+
+		if (!records || !read_counts(rg->fd, &c, &n))
+			continue;
+		if (n > rg->lost_base)
+			put_lost_samples(s, rg, rg->id, n - rg->lost_base);
+		rg->lost_base = n;
+	}
 	count_set(s, &s->side, false, records);
 	count_set(s, &s->clock, true, records);
 	for (i = 0; i < s->ntps; i++)
@@ -1706,6 +1722,34 @@ static int finish_file(struct ehd_session *s)
 				      (uint64_t)end - PERF_HEADER_SIZE, why,
 				      sizeof(why));
 	return err ? fail(s, err, "writing the output: %s", why) : 0;
+}
+
+/*
+ * The end of the stream (the stop, or a file given up for the next): as
+ * perf record does, each event's lost count since the stream began in a
+ * LOST_SAMPLES record, including what the kernel had not reported yet (it
+ * reports a full ring's losses with its next record, and none may come).
+ * Readers take these totals instead of the LOST records. A normal-mode
+ * file is then completed. @err: a failure before; returned, or the first.
+ */
+static int end_stream(struct ehd_session *s, int err)
+{
+	s->out.len = 0;
+	if (s->mapped) {
+		count_events(s, true);
+		ehd__ps_finished_round(&s->out);
+	}
+	if (!err && s->out.err)
+		err = fail(s, -ENOMEM, "out of memory");
+	if (!err && !s->sink.err && ehd__sink_put(&s->sink, s->out.p,
+						  s->out.len))
+		err = sink_fail(s);
+	s->out.len = 0;
+	if (!err && s->sink.err)
+		err = sink_fail(s);
+	if (!err && !s->spool && s->normal)
+		err = finish_file(s);
+	return err;
 }
 
 EHD_API int ehd_session_stop(struct ehd_session *s)
@@ -1732,30 +1776,38 @@ EHD_API int ehd_session_stop(struct ehd_session *s)
 	}
 	if (!s->spool && s->out_fd < 0)
 		return err;	/* it failed before it had a sink */
-	/*
-	 * As perf record does: each event's whole lost count in a
-	 * LOST_SAMPLES record, including what the kernel had not reported
-	 * yet (it reports a full ring's losses with its next record, and
-	 * there is none after the stop). Readers take these totals instead
-	 * of the LOST records.
-	 */
-	s->out.len = 0;
-	if (s->mapped) {
-		count_events(s, true);
-		ehd__ps_finished_round(&s->out);
-	}
-	if (!err && s->out.err)
-		err = fail(s, -ENOMEM, "out of memory");
-	if (!err && !s->sink.err && ehd__sink_put(&s->sink, s->out.p,
-						  s->out.len))
-		err = sink_fail(s);
-	s->out.len = 0;
-	if (!err && s->sink.err)
-		err = sink_fail(s);
+	err = end_stream(s, err);
 	if (s->spool)
 		ehd__spool_close(s->spool, err);
-	else if (!err && s->normal)
-		err = finish_file(s);
+	return err;
+}
+
+EHD_API int ehd_session_switch_output(struct ehd_session *s, int fd)
+{
+	struct stat st;
+	int err;
+
+	if (s->state != STARTED || !s->drain || s->out_fd < 0)
+		return fail(s, -EINVAL,
+			    "only a running session writing to a file switches files");
+	if (fstat(fd, &st))
+		return fail(s, -errno, "output: %s", strerror(errno));
+	/* No pass runs meanwhile; the rings keep what comes. */
+	ehd__drain_pause(s->drain);
+	err = end_stream(s, 0);
+	if (!err) {
+		s->out_fd = s->sink.fd = fd;
+		s->sink.bytes = 0;
+		__atomic_store_n(&s->sink.limit_hit, 0, __ATOMIC_RELEASE);
+		s->normal = S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0;
+		s->meta.len = 0;
+		s->out.len = 0;
+		err = describe_session(s);
+		if (!err)
+			err = open_sink(s);
+	}
+	ehd__drain_resume(s->drain);
+	ehd__drain_wake(s->drain);	/* what waited goes to this file */
 	return err;
 }
 

@@ -24,6 +24,7 @@ struct map {
 struct proc {
 	uint32_t pid;
 	bool known;		/* a system event named it */
+	bool exited;		/* an EXIT record ended it */
 	struct map *maps;	/* sorted by start, not overlapping */
 	size_t n, cap;
 };
@@ -342,6 +343,7 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 		else if (p->known)
 			return false;
 		p->known = true;
+		p->exited = false;
 		name = rec_string(b + 8, n - 8, &len);
 		sys->kind = EHD_SYSTEM_EXISTING_PROCESS;
 		break;
@@ -373,6 +375,7 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 			p->n = parent->n;
 		}
 		p->known = true;
+		p->exited = false;
 		name = ehd__threads_name(names, ptid);
 		len = name ? strlen(name) : 0;
 		sys->kind = EHD_SYSTEM_PROCESS_CREATE;
@@ -380,6 +383,9 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	case PERF_RECORD_EXIT:
 		if (n < 16 || (uint32_t)ehd__load_uint(b + 8, 4, big) != pid)
 			return false;
+		p = find_proc(ps, pid);
+		if (p)
+			p->exited = true;
 		sys->kind = EHD_SYSTEM_PROCESS_EXIT;
 		sys->pid = pid;
 		return true;
@@ -390,6 +396,20 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	sys->pid = pid;
 	sys->name = ps->name;
 	return true;
+}
+
+bool ehd__procs_live_at(const struct ehd__procs *ps, size_t *i,
+			uint32_t *pid)
+{
+	for (; *i < ps->nprocs; ++*i) {
+		const struct proc *p = &ps->procs[*i];
+
+		if (p->known && !p->exited) {
+			*pid = p->pid;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,

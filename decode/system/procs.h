@@ -64,6 +64,14 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 			 struct ehd_frame *frames, size_t max);
 
 /*
+ * ehd__procs_live_at() - the first process from index *@i on (its pid in
+ * *@pid) that a system event named and that has not exited; *@i is left
+ * at it (go on from *@i + 1). Return: false past the last.
+ */
+bool ehd__procs_live_at(const struct ehd__procs *ps, size_t *i,
+			uint32_t *pid);
+
+/*
  * ehd__procs_mapping_at() - mapping @i (from 0) of process @pid as a
  * MAPPING system event in @sys (strings valid until the next call); for
  * the mappings a forked process has from its parent.

@@ -14,7 +14,13 @@
 #  - -p without a command stops when the process exits;
 #  - -C: every event on the CPUs given;
 #  - --max-size 200K, both formats: a complete file of at most 200 KiB
-#    (ehdecode --strict reads it, so does perf script), said on stderr.
+#    (ehdecode --strict reads it, so does perf script), said on stderr;
+#  - --switch-output: by time around a command that execs /bin/true 200
+#    times, files that each read on their own (--strict, perf script)
+#    and whose exec events add up to 200; by size, every file within it;
+#    --max-files 2 keeps the newest two; a system trace (--cpu-sampling
+#    of examples/spin) cut in files names spin, its mapping and its
+#    functions in a later file too.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
 set -u
@@ -42,6 +48,15 @@ cli "ehrecord -C 0," 2 "$rec" -C 0, -e a:b
 cli "ehrecord --max-size 1K" 2 "$rec" --max-size 1K -e a:b
 cli "ehrecord --max-size 1X" 2 "$rec" --max-size 1X -e a:b
 cli "ehdecode -p without -e" 2 "$dec" -p 1 x
+cli "ehrecord --switch-output 1K" 2 "$rec" --switch-output 1K -e a:b
+cli "ehrecord --switch-output 5x" 2 "$rec" --switch-output 5x -e a:b
+cli "ehrecord --switch-output 0" 2 "$rec" --switch-output 0 -e a:b
+cli "ehrecord --switch-output -o -" 2 "$rec" --switch-output 1 -o - -e a:b
+cli "ehrecord --switch-output --max-size" 2 "$rec" --switch-output 1 \
+	--max-size 1M -e a:b
+cli "ehrecord --max-files without --switch-output" 2 "$rec" --max-files 2 \
+	-e a:b
+cli "ehrecord --max-files 0" 2 "$rec" --switch-output 1 --max-files 0 -e a:b
 
 [ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on tracepoints of every CPU)"
 t=/sys/kernel/tracing
@@ -208,4 +223,83 @@ if command -v perf >/dev/null; then
 		bad "perf script: $(head -n 2 "$tmp/err")"
 	fi
 fi
+
+# --switch-output by time: the files together hold every event.
+loop='for i in $(seq 200); do /bin/true; sleep 0.005; done'
+for fmt in nettrace perf; do
+	d=$tmp/sw.$fmt
+	mkdir -p "$d"
+	"$rec" -q -F $fmt -o "$d/t" --switch-output 0.3 \
+		-e sched:sched_process_exec -- /bin/sh -c "$loop" 2>"$tmp/err" ||
+		{ bad "--switch-output 0.3 -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	files=0 total=0 broken=
+	for f in "$d"/t "$d"/t.*; do
+		[ -e "$f" ] || continue
+		files=$((files + 1))
+		if ! "$dec" --strict -F jsonl "$f" >"$tmp/sw.jsonl" 2>"$tmp/err"; then
+			broken="$broken ${f##*/}"
+			continue
+		fi
+		if [ $fmt = perf ] && command -v perf >/dev/null &&
+		   ! perf script -i "$f" >/dev/null 2>&1; then
+			broken="$broken ${f##*/}(perf script)"
+		fi
+		n=$(grep -c '"filename":"/bin/true"' "$tmp/sw.jsonl")
+		total=$((total + n))
+	done
+	if [ -z "$broken" ] && [ $files -ge 3 ] && [ $total = 200 ]; then
+		ok "--switch-output 0.3 -F $fmt: $files files, each read alone, 200 execs of /bin/true in all"
+	else
+		bad "--switch-output 0.3 -F $fmt: $files files, $total execs (want 200), unreadable:${broken:- none}"
+	fi
+done
+
+# A system trace in several files: a later one names the processes again.
+spin=$bin/examples/spin
+if [ -x "$spin" ]; then
+	d=$tmp/sys
+	mkdir -p "$d"
+	"$rec" -q -o "$d/t" --switch-output 0.5 --cpu-sampling --duration 1.6 \
+		-- "$spin" 1000000 >/dev/null 2>"$tmp/err"
+	"$dec" --strict -F jsonl "$d/t.1" >"$tmp/sys.jsonl" 2>"$tmp/err2"
+	if [ -e "$d/t.2" ] &&
+	   grep -q '"n":"Universal.System:ExistingProcess".*"Name":"spin"' "$tmp/sys.jsonl" &&
+	   grep -q '"n":"Universal.System:ProcessMapping".*examples/\(.libs/\)\?spin"' "$tmp/sys.jsonl" &&
+	   grep -q '"n":"Universal.System:ProcessSymbol".*"Name":"spin_hot_loop"' "$tmp/sys.jsonl"; then
+		ok "--switch-output --cpu-sampling: the second file names spin, its mapping and spin_hot_loop"
+	else
+		bad "--switch-output --cpu-sampling: $(ls "$d" | tr '\n' ' '): $(head -n 2 "$tmp/err") $(head -n 1 "$tmp/err2")"
+	fi
+fi
+
+# --switch-output by size: every file within it; --max-files 2.
+for fmt in nettrace perf; do
+	d=$tmp/sz.$fmt
+	mkdir -p "$d"
+	"$rec" -q -F $fmt -o "$d/t" --switch-output 100K --duration 2 \
+		-e sched:sched_switch 2>"$tmp/err" ||
+		{ bad "--switch-output 100K -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	files=$(ls "$d" | wc -l)
+	big=$(find "$d" -type f -size +100k | wc -l)
+	broken=
+	for f in "$d"/*; do
+		"$dec" --strict -F jsonl "$f" >/dev/null 2>&1 || broken="$broken ${f##*/}"
+	done
+	if [ "$files" -ge 2 ] && [ "$big" = 0 ] && [ -z "$broken" ]; then
+		ok "--switch-output 100K -F $fmt: $files files, none over 100 KiB, each complete"
+	else
+		bad "--switch-output 100K -F $fmt: $files files, $big over 100 KiB, unreadable:${broken:- none}"
+	fi
+	d=$tmp/mf.$fmt
+	mkdir -p "$d"
+	"$rec" -q -F $fmt -o "$d/t" --switch-output 0.2 --max-files 2 \
+		--duration 1.1 -e sched:sched_switch 2>"$tmp/err" ||
+		{ bad "--max-files 2 -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	left=$(cd "$d" && ls | sort -t. -k2n | tr '\n' ' ')
+	if [ "$(ls "$d" | wc -l)" = 2 ] && [ ! -e "$d/t" ] && [ ! -e "$d/t.1" ]; then
+		ok "--max-files 2 -F $fmt: the newest two are left ($left)"
+	else
+		bad "--max-files 2 -F $fmt: left $left"
+	fi
+done
 finish

@@ -88,6 +88,12 @@ struct perf_read {
 	size_t inherit_next;
 	struct held inherit_at;		/* time and cpu of the ProcessCreate */
 	bool inheriting;
+	/* ehd_reader_restate(): the processes there are, given again */
+	bool restating;
+	size_t restate_proc;		/* the next process's index */
+	uint32_t restate_pid;		/* the one whose mappings go out */
+	size_t restate_map;
+	uint64_t last_time;		/* of the record given last */
 	/* the names of the thread of the last sample (names_gen) */
 	struct {
 		uint32_t pid, tid;
@@ -653,6 +659,55 @@ static bool inherited_mapping(struct perf_read *r)
 	return true;
 }
 
+/*
+ * The next event of a restatement: each process alive, as an
+ * ExistingProcess event, then its mappings, just before the record given
+ * last (which the caller may give again after them: they sort first).
+ * Return: true when it gives one.
+ */
+static bool restated_event(struct perf_read *r)
+{
+	struct held at = { .time = r->last_time ? r->last_time - 1 : 0,
+			   .fields = r->last_time ? PERF_SAMPLE_TIME : 0 };
+	const char *name;
+	uint32_t pid;
+
+	for (;;) {
+		if (r->restate_pid &&
+		    ehd__procs_mapping_at(r->procs, r->restate_pid,
+					  r->restate_map++, &r->sys)) {
+			system_event(r, &at);
+			return true;
+		}
+		if (!ehd__procs_live_at(r->procs, &r->restate_proc, &pid)) {
+			r->restating = false;
+			r->restate_pid = 0;
+			return false;
+		}
+		r->restate_proc++;
+		r->restate_pid = pid;
+		r->restate_map = 0;
+		name = ehd__threads_name(&r->threads, pid);
+		memset(&r->sys, 0, sizeof(r->sys));
+		r->sys.kind = EHD_SYSTEM_EXISTING_PROCESS;
+		r->sys.pid = pid;
+		r->sys.name = name ? name : "";
+		system_event(r, &at);
+		return true;
+	}
+}
+
+static void perf_restate(void *state)
+{
+	struct perf_read *r = state;
+
+	if (!r->procs)
+		return;
+	r->restating = true;
+	r->restate_proc = 0;
+	r->restate_pid = 0;
+}
+
 static int cmp_held(const void *a, const void *b)
 {
 	const struct held *x = a, *y = b;
@@ -952,6 +1007,8 @@ static int drain(struct perf_read *r)
 			return 0;
 		}
 		h = &r->held[r->next_held++];
+		if (h->fields & PERF_SAMPLE_TIME)
+			r->last_time = h->time;
 		r->held_bytes -= h->size;
 		r->given = h->chunk;	/* released at the next call */
 		h->chunk = NULL;
@@ -998,6 +1055,8 @@ static int next_event(struct perf_read *r)
 		release_stream(r, ehd__perf_position(r->perf));
 	for (;;) {
 		if (r->inheriting && inherited_mapping(r))
+			return 1;
+		if (r->restating && restated_event(r))
 			return 1;
 		if (r->draining) {
 			ret = drain(r);
@@ -1160,4 +1219,5 @@ const struct ehd__input_ops ehd__perf_input = {
 	.state_size = sizeof(struct perf_read),
 	.probe = perf_probe, .open = perf_open, .next = perf_next,
 	.trace_info = perf_trace_info, .stats = perf_stats, .free = perf_free,
+	.restate = perf_restate,
 };

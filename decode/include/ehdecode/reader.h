@@ -242,6 +242,20 @@ EHD_API void ehd_reader_stats(const struct ehd_reader *r,
 			      struct ehd_reader_stats *stats);
 
 /**
+ * ehd_reader_restate() - give the processes there are again
+ * @r: a reader with EHD_READER_SYSTEM, of perf.data or a live session
+ *
+ * The next events are, before the input goes on, an ExistingProcess system
+ * event for each process known and not exited, each followed by its
+ * mappings (EHD_SYSTEM_MAPPING), at the time of the event given last: for
+ * an output that starts afresh in the middle (ehrecord --switch-output),
+ * so that it names the processes its samples come from.
+ *
+ * Return: 0, or -ENOTSUP for another input or without EHD_READER_SYSTEM.
+ */
+EHD_API int ehd_reader_restate(struct ehd_reader *r);
+
+/**
  * ehd_reader_error() - why the last call failed
  * @r: the reader
  * @offset: gets the input offset where it was found (may be NULL)

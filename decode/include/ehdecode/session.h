@@ -251,23 +251,35 @@ EHD_API int ehd_session_set_children(struct ehd_session *s, bool on);
 EHD_API int ehd_session_set_cpus(struct ehd_session *s, const int *cpus,
 				 size_t n);
 
+/*
+ * ehd_session_set_max_size() flag: at the bound, keep what is left in the
+ * rings for the next file (ehd_session_switch_output()) instead of
+ * dropping it.
+ */
+#define EHD_SESSION_SIZE_SWITCH 0x1u
+
 /**
  * ehd_session_set_max_size() - bound the output file
  * @s: the session, writing to a file (ehd_session_set_output())
- * @bytes: the most bytes the file may have once the session has stopped
- *	(0: no bound)
+ * @bytes: the most bytes the file may have once it is ended (0: no bound)
+ * @flags: 0, or EHD_SESSION_SIZE_SWITCH
  *
  * The thread that writes the rings' data writes whole records up to the
  * bound (less what the stop and a normal-mode file's end add), then
- * nothing more: ehd_session_poll() returns -EFBIG, and what came after is
- * counted (ehd_session_stats()'s @limit_dropped). Stop the session then;
- * the file is complete. A session read through ehd_session_read() has no
+ * nothing more, and ehd_session_poll() returns -EFBIG. Without flags,
+ * what came after is dropped and counted (ehd_session_stats()'s
+ * @limit_dropped): stop the session then, and the file is complete. With
+ * EHD_SESSION_SIZE_SWITCH it waits in the rings (which fill meanwhile):
+ * ehd_session_switch_output() ends the file and writes it to the next,
+ * bounded the same. A session read through ehd_session_read() has no
  * bound (bound its writer: ehd_writer_set_limit()).
  *
- * Return: 0, or -EBUSY once started. A bound too small for the session's
- * description fails ehd_session_start() with -EFBIG.
+ * Return: 0, -EINVAL for an unknown flag, -EBUSY once started. A bound too
+ * small for the session's description fails ehd_session_start() with
+ * -EFBIG.
  */
-EHD_API int ehd_session_set_max_size(struct ehd_session *s, uint64_t bytes);
+EHD_API int ehd_session_set_max_size(struct ehd_session *s, uint64_t bytes,
+				     unsigned int flags);
 
 /**
  * ehd_session_set_filter() - a kernel filter on EventHeader tracepoints
@@ -402,6 +414,23 @@ EHD_API int ehd_session_snapshot(struct ehd_session *s);
  * Return: 0 or a negative errno.
  */
 EHD_API int ehd_session_stop(struct ehd_session *s);
+
+/**
+ * ehd_session_switch_output() - end the output file and go on in another
+ * @s: a running session writing to a file (ehd_session_set_output())
+ * @fd: the next file
+ *
+ * The file so far is ended as ehd_session_stop() ends it (the losses
+ * since it began, and a normal-mode file's descriptions), then @fd starts
+ * as the first did: descriptions, the threads and mappings there are now,
+ * then the rings' data. Nothing is lost between them: the thread that
+ * empties the rings waits meanwhile, and the rings keep what comes. Each
+ * file reads on its own; together they hold what one would. The caller
+ * closes the previous descriptor.
+ *
+ * Return: 0, or a negative errno (reason from ehd_session_error()).
+ */
+EHD_API int ehd_session_switch_output(struct ehd_session *s, int fd);
 
 /**
  * ehd_session_perf_file() - make a stored stream a normal-mode perf.data
