@@ -8,12 +8,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <ehdecode/reader.h>
 #include <ehdecode/session.h>
@@ -206,9 +209,20 @@ static struct ehd_reader *open_input(const char *name, const struct options *o)
 static int decode(struct ehd_reader *r, const char *name,
 		  struct ehd_writer *w)
 {
+	struct pollfd in = { STDIN_FILENO, POLLIN, 0 };
 	const struct ehd_event *ev;
+	bool stream = false;
 	uint64_t off = 0;
 	int err, ret = 0, werr;
+	struct stat st;
+
+	/*
+	 * Standard input from a pipe (ehrecord -o - | ehdecode -) is read as
+	 * it comes: what is decoded goes out whenever no more is waiting.
+	 */
+	if (!strcmp(name, "-") && !fstat(STDIN_FILENO, &st) &&
+	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		stream = true;
 
 	/* The trace info of a pipe comes with its first records. */
 	err = ehd_reader_next(r, &ev);
@@ -227,6 +241,8 @@ static int decode(struct ehd_reader *r, const char *name,
 				(unsigned long long)off, why);
 			ret = 1;
 		}
+		if (stream && poll(&in, 1, 0) == 0 && ehd_writer_flush(w))
+			return -1;	/* ehd_writer_close() says why */
 	}
 	ehd_writer_end(w);
 	if (err < 0) {

@@ -20,7 +20,9 @@
 #    and whose exec events add up to 200; by size, every file within it;
 #    --max-files 2 keeps the newest two; a system trace (--cpu-sampling
 #    of examples/spin) cut in files names spin, its mapping and its
-#    functions in a later file too.
+#    functions in a later file too;
+#  - -o - | ehdecode -: a trickle of events (one exec) comes out of
+#    ehdecode while ehrecord still records, both formats.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
 set -u
@@ -223,6 +225,30 @@ if command -v perf >/dev/null; then
 		bad "perf script: $(head -n 2 "$tmp/err")"
 	fi
 fi
+
+# -o - | ehdecode -: decoded as it comes, not when the recording ends.
+for fmt in nettrace perf; do
+	rm -f "$tmp/live.jsonl" "$tmp/live.done"
+	{ "$rec" -q -F $fmt -o - -e sched:sched_process_exec -- /bin/sh -c \
+		'sleep 0.3; /bin/true; sleep 4' 2>"$tmp/err" |
+		"$dec" -F jsonl - >"$tmp/live.jsonl" 2>"$tmp/err2"
+	  touch "$tmp/live.done"; } &
+	p=$!
+	s=$(date +%s%N)
+	for _ in $(seq 300); do
+		grep -q '"filename":"/bin/true"' "$tmp/live.jsonl" 2>/dev/null && break
+		sleep 0.02
+	done
+	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	# (the exec comes 0.3 s in, the recording ends 4 s later)
+	if grep -q '"filename":"/bin/true"' "$tmp/live.jsonl" &&
+	   [ ! -e "$tmp/live.done" ] && [ $e -le 2000 ]; then
+		ok "-F $fmt -o - | ehdecode -: the exec decoded $e ms in, while recording"
+	else
+		bad "-F $fmt -o - | ehdecode -: decoded after $e ms (want 2 s at most, while recording): $(head -n 1 "$tmp/err2")"
+	fi
+	wait $p
+done
 
 # --switch-output by time: the files together hold every event.
 loop='for i in $(seq 200); do /bin/true; sleep 0.005; done'

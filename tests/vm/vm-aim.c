@@ -5,7 +5,7 @@
  *	vm-aim [-t] [-f] [-w] SECONDS
  *
  * Writes EhVmAim:Tick (tracepoint EhVmAim_L4K1; fields "who", a string,
- * and "n", a counter) every 5 ms for SECONDS, as "main". With -t, a
+ * and "count", a counter) every 5 ms for SECONDS, as "main". With -t, a
  * thread it starts after 200 ms writes them too, as "thread"; with -f, a
  * process it forks after 200 ms, as "child". -w first waits (up to 10 s)
  * for the tracepoint to be enabled. Prints its pid, and at the end how
@@ -50,7 +50,7 @@ static unsigned int ticks(const char *who, double start)
 		if (EH_ENABLED(aim, EH_LEVEL_INFO, 0x1)) {
 			EH_WRITE(aim, "Tick", EH_LEVEL(EH_LEVEL_INFO),
 				 EH_KEYWORD(0x1), EH_STRING_UTF8("who", who),
-				 EH_UINT32("n", n));
+				 EH_UINT32("count", n));
 			n++;
 		}
 		nap(5);
@@ -109,6 +109,7 @@ int main(int argc, char **argv)
 		if (child == 0) {
 			child_n = ticks("child", started);
 			printf("vm-aim: %d child %u\n", (int)getpid(), child_n);
+			fflush(stdout);
 			_exit(0);
 		}
 	}

@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# record-guest.sh BUILDDIR [SANITIZED] - runs inside the test VM (see
+# record.sh):
+# ehrecord aimed, bounded and streaming on user_events, with
+# tests/vm/vm-aim as the producer (EhVmAim:Tick, its "who" field saying
+# which of its threads or processes wrote it):
+#  - two producers, -p one of them: every event decoded is its own, none
+#    of the other's (nettrace and perf);
+#  - -p command: COMMAND's main thread and the thread it starts later are
+#    recorded to the last event, the process it forks is not; with
+#    --children it is too (every event each wrote, as it counts them);
+#  - --duration 2 ends within 2.5 s of the start of recording while the
+#    producer goes on (with SANITIZED 1, a build under ASan+UBSan, within
+#    10 s: there the test checks correctness, not speed);
+#  - --max-size 1M with bench/live-load writing flat out: a complete file
+#    of at most 1 MiB, both formats;
+#  - --switch-output 0.5 around a producer: files that read on their own
+#    and hold together every event it wrote, both formats;
+#  - -o - piped into ehdecode -: events come out while the producer still
+#    writes, and every one of them in the end.
+# Exit status 0 only if every check passed.
+set -u
+
+build=${1:?usage: record-guest.sh BUILDDIR [SANITIZED]}
+limit=2500
+[ "${2:-0}" = 1 ] && limit=10000
+rec=$build/tools/ehrecord
+dec=$build/tools/ehdecode
+aim=$build/tests/vm/vm-aim
+load=$build/bench/live-load
+t=/tmp/record
+mkdir -p $t && cd $t || exit 1
+TEST_TIMES=1
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
+
+echo "guest: Linux $(uname -r), $(nproc) CPUs"
+
+# who FILE: "WHO PID COUNT" lines of the EhVmAim events of a recording.
+who() {
+	"$dec" --strict -F jsonl "$@" 2>"$t/dec.err" | python3 -c '
+import collections, json, sys
+c = collections.Counter()
+for line in sys.stdin:
+	e = json.loads(line)
+	if e.get("n") == "EhVmAim:Tick":
+		c[(e["who"], e["meta"]["pid"])] += 1
+for (w, p), n in sorted(c.items()):
+	print(w, p, n)'
+}
+
+# 1. Two producers, -p one of them.
+for fmt in nettrace perf; do
+	"$aim" -w 6 >a.out &
+	a=$!
+	"$aim" -w 6 >b.out &
+	b=$!
+	sleep 0.5
+	"$rec" -q -F $fmt -o "aim.$fmt" -p $a --duration 3 -e EhVmAim \
+		2>rec.err || bad "-p (two producers) -F $fmt: exit $?: $(head -n 2 rec.err)"
+	wait $a $b
+	who "aim.$fmt" >who.txt
+	n=$(awk -v p=$a '$2 == p { n += $3 } END { print n + 0 }' who.txt)
+	if grep -q " $b " who.txt; then
+		bad "-p -F $fmt: events of the other producer: $(tr '\n' ' ' <who.txt)"
+	elif [ "$n" -lt 100 ] || [ "$(wc -l <who.txt)" != 1 ]; then
+		bad "-p -F $fmt: $(tr '\n' ' ' <who.txt) $(head -n 1 dec.err)"
+	else
+		ok "-p -F $fmt: $n events of $a, none of $b"
+	fi
+done
+
+# 2. -p command: the thread it starts is followed, the fork is not, unless
+# --children.
+for how in alone children; do
+	opt=()
+	[ $how = children ] && opt=(--children)
+	"$rec" -q -o cmd.nettrace -p command "${opt[@]}" -e EhVmAim_L4K1 \
+		-- "$aim" -t -f 1 >cmd.out 2>rec.err ||
+		{ bad "-p command $how: exit $?: $(head -n 2 rec.err)"; continue; }
+	who cmd.nettrace >who.txt
+	main=$(sed -n 's/^vm-aim: [0-9]* main \([0-9]*\) thread.*/\1/p' cmd.out)
+	thread=$(sed -n 's/^vm-aim: [0-9]* main [0-9]* thread \([0-9]*\)/\1/p' cmd.out)
+	child=$(sed -n 's/^vm-aim: [0-9]* child \([0-9]*\)/\1/p' cmd.out)
+	got() { awk -v w="$1" '$1 == w { n += $3 } END { print n + 0 }' who.txt; }
+	want_child=0
+	[ $how = children ] && want_child=$child
+	if [ "$(got main)" = "$main" ] && [ "$(got thread)" = "$thread" ] &&
+	   [ "$(got child)" = "$want_child" ] && [ "${child:-0}" -gt 0 ] &&
+	   [ "${thread:-0}" -gt 0 ]; then
+		ok "-p command $how: main $main, thread $thread, child $(got child) of $child events"
+	else
+		bad "-p command $how: wrote main ${main:-?} thread ${thread:-?} child ${child:-?}; recorded $(tr '\n' ' ' <who.txt)"
+	fi
+done
+
+# 3. --duration 2 while the producer goes on: timed from the start of
+# recording, when ehrecord registers EhVmAim_L4K1 (starting a program
+# takes seconds under TCG, which is not the recorder's to count).
+tp=/sys/kernel/tracing/events/user_events/EhVmAim_L4K1
+until_gone=0
+while [ -e $tp ] && [ $until_gone -lt 100 ]; do
+	sleep 0.05
+	until_gone=$((until_gone + 1))
+done
+"$rec" -q -o dur.nettrace --duration 2 -e EhVmAim_L4K1 -- "$aim" 30 \
+	>/dev/null 2>rec.err &
+p=$!
+for _ in $(seq 1000); do
+	[ -e $tp ] && break
+	sleep 0.01
+done
+s=$(date +%s%N)
+wait $p
+rc=$?
+e=$(( ($(date +%s%N) - s) / 1000000 ))
+if [ $rc = 0 ] && [ $e -le $limit ] && [ $e -ge 1500 ] &&
+   [ "$(who dur.nettrace | wc -l)" -ge 1 ]; then
+	ok "--duration 2: exit 0 $e ms after recording started, events in the file"
+else
+	bad "--duration 2: exit $rc $e ms after recording started: $(head -n 2 rec.err)"
+fi
+
+# 4. --max-size 1M under a flat-out producer.
+for fmt in nettrace perf; do
+	"$rec" -q -F $fmt -o "max.$fmt" --max-size 1M --duration 30 \
+		-e EhBench_L4K1 -- "$load" -r 0 -d 20 -w 20 -s 200 \
+		>load.out 2>rec.err
+	rc=$?
+	size=$(stat -c %s "max.$fmt" 2>/dev/null || echo 0)
+	n=$("$dec" --strict -F jsonl "max.$fmt" 2>dec.err | grep -c '"n":"EhBench:')
+	if [ $rc = 0 ] && [ "$size" -le 1048576 ] && [ "$size" -gt 524288 ] &&
+	   [ "$n" -gt 1000 ] && grep -q "reached --max-size" rec.err; then
+		ok "--max-size 1M -F $fmt: $size bytes, $n events, complete"
+	else
+		bad "--max-size 1M -F $fmt: exit $rc, $size bytes, $n events: $(head -n 2 rec.err) $(head -n 1 dec.err)"
+	fi
+done
+
+# 5. --switch-output: the files together hold every event.
+for fmt in nettrace perf; do
+	rm -rf sw && mkdir sw
+	"$rec" -q -F $fmt -o sw/t --switch-output 0.5 -e EhVmAim_L4K1 \
+		-- "$aim" 2 >sw.out 2>rec.err ||
+		{ bad "--switch-output -F $fmt: exit $?: $(head -n 2 rec.err)"; continue; }
+	main=$(sed -n 's/^vm-aim: [0-9]* main \([0-9]*\) thread.*/\1/p' sw.out)
+	files=$(ls sw | wc -l)
+	total=0 broken=
+	for f in sw/*; do
+		who "$f" >who.txt || broken="$broken ${f##*/}"
+		[ -s dec.err ] && broken="$broken ${f##*/}"
+		total=$((total + $(awk '{ n += $3 } END { print n + 0 }' who.txt)))
+	done
+	if [ "$files" -ge 3 ] && [ -z "$broken" ] && [ "$total" = "$main" ]; then
+		ok "--switch-output 0.5 -F $fmt: $files files, $total events in all of $main written"
+	else
+		bad "--switch-output 0.5 -F $fmt: $files files, $total of ${main:-?} events, unreadable:${broken:- none}"
+	fi
+done
+
+# 6. -o - into ehdecode -, read while it records (ehrecord's standard
+# output is the stream: the producer prints to a file).
+rm -f live.jsonl
+{ "$rec" -q -o - -e EhVmAim_L4K1 -- /bin/sh -c "exec $aim 4 >pipe.out" |
+	"$dec" --strict -F jsonl - >live.jsonl 2>dec.err; } &
+p=$!
+seen=
+for _ in $(seq 600); do
+	if grep -q '"n":"EhVmAim:Tick"' live.jsonl 2>/dev/null; then
+		pgrep -f "vm-aim 4" >/dev/null && seen=1
+		break
+	fi
+	sleep 0.05
+done
+wait $p
+main=$(sed -n 's/^vm-aim: [0-9]* main \([0-9]*\) thread.*/\1/p' pipe.out)
+n=$(grep -c '"n":"EhVmAim:Tick"' live.jsonl)
+if [ -n "$seen" ] && [ "$n" = "$main" ]; then
+	ok "-o - | ehdecode -: events decoded while the producer ran, $n of $main in all"
+else
+	bad "-o - | ehdecode -: seen live: ${seen:-no}, $n of ${main:-?} events: $(head -n 1 dec.err)"
+fi
+finish
