@@ -10,7 +10,8 @@
 #    --children adds its children; -p command aims at COMMAND alone;
 #  - -p with --off-cpu into nettrace: cswitch events of that process (its
 #    coming back is seen without recording other processes' switches)
-#    and process, mapping and symbol events of it alone;
+#    and process, mapping and symbol events of it alone; with
+#    --cpu-sampling, samples of it alone;
 #  - -p without a command stops when the process exits;
 #  - -C: every event on the CPUs given;
 #  - --max-size 200K, both formats: a complete file of at most 200 KiB
@@ -145,6 +146,23 @@ case $(cat "$tmp/why") in
 ok*)	ok "-p --off-cpu (nettrace): $(cut -d' ' -f2 "$tmp/why") cswitch events of $a, nothing of other processes" ;;
 *)	bad "-p --off-cpu (nettrace): $(cat "$tmp/why")" ;;
 esac
+
+# -p with --cpu-sampling: samples of that process only (a busy loop of
+# its own, so that it is on a CPU).
+(while :; do :; done) &
+busy+=($!)
+hot=$!
+"$rec" -q -o "$tmp/cpu.nettrace" -p "$hot" --cpu-sampling=500 --duration 1 \
+	2>"$tmp/err" || bad "-p --cpu-sampling: exit $?: $(head -n 2 "$tmp/err")"
+kill "$hot"
+"$dec" --strict -F jsonl "$tmp/cpu.nettrace" >"$tmp/p.jsonl" 2>"$tmp/err"
+n=$(grep -c '"n":"Universal.Events:cpu"' "$tmp/p.jsonl")
+other=$(grep -vc "\"pid\":$hot[,}]" "$tmp/p.jsonl")
+if [ "$n" -ge 50 ] && [ "$other" = 0 ]; then
+	ok "-p --cpu-sampling: $n samples of $hot, no event of another process"
+else
+	bad "-p --cpu-sampling: $n samples of $hot, $other events of others"
+fi
 
 # -p command: the command alone (a shell waiting for a sleep), or with
 # --children the sleep too.
