@@ -556,15 +556,21 @@ static void show_status(struct live *l, bool force)
 	l->status_shown = true;
 }
 
+/* The status line ends: a message comes on a line of its own. */
+static void end_status(struct live *l)
+{
+	if (l->status_shown) {
+		fputc('\n', stderr);
+		l->status_shown = false;
+	}
+}
+
 void live_pipe_closed(struct live *l)
 {
 	if (l->pipe_closed)
 		return;
 	l->pipe_closed = true;
-	if (l->status_shown) {
-		fputc('\n', stderr);
-		l->status_shown = false;
-	}
+	end_status(l);
 	fprintf(stderr, "%s: the output's reader closed it (broken pipe): recording stopped\n",
 		l->o->prog);
 }
@@ -574,10 +580,7 @@ void live_limit_hit(struct live *l)
 	if (l->limit_hit)
 		return;
 	l->limit_hit = true;
-	if (l->status_shown) {
-		fputc('\n', stderr);
-		l->status_shown = false;
-	}
+	end_status(l);
 	fprintf(stderr, "%s: the file reached --max-size (%llu bytes): recording stopped\n",
 		l->o->prog, (unsigned long long)l->o->max_size);
 }
@@ -666,10 +669,7 @@ static void say_backlog(struct live *l)
 	ehd_session_stats(l->s, &st);
 	if (st.spool_pending < BACKLOG_SAY)
 		return;
-	if (l->status_shown) {
-		fputc('\n', stderr);
-		l->status_shown = false;
-	}
+	end_status(l);
 	fprintf(stderr, "%s: stopped; converting the %.1f MiB recorded before the stop (a second signal ends the file there)\n",
 		l->o->prog, (double)st.spool_pending / 1048576.0);
 }

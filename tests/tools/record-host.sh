@@ -268,13 +268,15 @@ for fmt in nettrace perf; do
 	wait $p
 done
 
-# --switch-output by time: the files together hold every event.
+# --switch-output by time: the files together hold every event (of the
+# command and its children: other tests may run /bin/true meanwhile).
 loop='for i in $(seq 200); do /bin/true; sleep 0.005; done'
 for fmt in nettrace perf; do
 	d=$tmp/sw.$fmt
 	mkdir -p "$d"
-	"$rec" -q -F $fmt -o "$d/t" --switch-output 0.3 \
-		-e sched:sched_process_exec -- /bin/sh -c "$loop" 2>"$tmp/err" ||
+	"$rec" -q -F $fmt -o "$d/t" --switch-output 0.3 -p command \
+		--children -e sched:sched_process_exec -- /bin/sh -c "$loop" \
+		2>"$tmp/err" ||
 		{ bad "--switch-output 0.3 -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
 	files=0 total=0 broken=
 	for f in "$d"/t "$d"/t.*; do

@@ -383,6 +383,28 @@ static bool is_switch(struct perf_read *r,
 }
 
 /*
+ * r->ev (its time and CPU set) made the "cswitch" of thread @tid coming
+ * back after @off ns away, with the @n-frame @stack it left with.
+ */
+static void cswitch_event(struct perf_read *r, uint32_t tid, uint64_t off,
+			  const uint64_t *stack, size_t n)
+{
+	struct ehd_event *ev = &r->ev;
+
+	ev->kind = EHD_EVENT_SAMPLE;
+	ev->value = off;
+	ev->tid = tid;
+	ev->pid = ehd__threads_pid(&r->threads, tid);
+	if (!ev->pid)
+		ev->pid = tid;
+	thread_names(r, ev);
+	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
+	ev->callchain = stack;
+	ev->callchain_count = n;
+	universal(ev, "Universal.Events", "cswitch");
+}
+
+/*
  * EHD_READER_SYSTEM: cpu-clock and task-clock samples are "cpu" samples;
  * sched_switch becomes "cswitch" (ev->kind EHD_EVENT_SAMPLE), or nothing
  * (ev->kind 0) when the thread that comes was not seen leaving. Return:
@@ -418,17 +440,7 @@ static bool system_sample(struct perf_read *r,
 			       (size_t)s->callchain_count, &off, &stack, &n) ||
 	    !next)
 		return true;
-	ev->kind = EHD_EVENT_SAMPLE;
-	ev->value = off;
-	ev->tid = (uint32_t)next;
-	ev->pid = ehd__threads_pid(&r->threads, ev->tid);
-	if (!ev->pid)
-		ev->pid = ev->tid;
-	thread_names(r, ev);
-	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
-	ev->callchain = stack;
-	ev->callchain_count = n;
-	universal(ev, "Universal.Events", "cswitch");
+	cswitch_event(r, (uint32_t)next, off, stack, n);
 	return true;
 }
 
@@ -566,7 +578,6 @@ static bool switch_in(struct perf_read *r, const struct held *h,
 {
 	const uint8_t *p = (const uint8_t *)data + 8;
 	int big = ehd__perf_session(r->perf)->big_endian;
-	struct ehd_event *ev = &r->ev;
 	const uint64_t *stack;
 	uint64_t off;
 	uint32_t tid;
@@ -580,17 +591,7 @@ static bool switch_in(struct perf_read *r, const struct held *h,
 				       &off, &stack, &n))
 		return false;
 	sideband_event(r, h);
-	ev->kind = EHD_EVENT_SAMPLE;
-	ev->value = off;
-	ev->tid = tid;
-	ev->pid = ehd__threads_pid(&r->threads, tid);
-	if (!ev->pid)
-		ev->pid = tid;
-	thread_names(r, ev);
-	ev->context |= EHD_CTX_PID | EHD_CTX_CALLCHAIN;
-	ev->callchain = stack;
-	ev->callchain_count = n;
-	universal(ev, "Universal.Events", "cswitch");
+	cswitch_event(r, tid, off, stack, n);
 	return true;
 }
 
