@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * symbols.c - function names for the addresses of stacks, from the ELF
- * symbol tables of files (elfutils libelf) and from /proc/kallsyms
+ * symbol tables of files (elfutils libelf) and their separate debug files,
+ * and from /proc/kallsyms
  *
  * A file is read in full the first time it is asked about: its loadable
- * segments, its symbols (.symtab, or .dynsym when there is no .symtab)
- * sorted by address with one symbol per address, and its build id. The
+ * segments, its symbols sorted by address with one symbol per address, and
+ * its build id. The symbols are the file's .symtab; without one, those of
+ * its separate debug file (found by build id, then by .gnu_debuglink: see
+ * read_debug_file()); without that, its .dynsym. The
  * names are copied into one block per file, and the file is closed then,
  * so that a process with many mapped files costs no file descriptors. A
  * file that cannot be read is kept too, as such, and not tried again.
@@ -28,6 +31,7 @@
 #include "system/symbols.h"
 
 #define BUILD_ID_MAX 64		/* bytes; what ehd__syms_build_id() takes */
+#define DEBUG_DIR "/usr/lib/debug"	/* where debug files are installed */
 #define KERNEL_PAGE 4096ull
 
 /* A symbol: it covers start..end - 1. */
@@ -347,6 +351,133 @@ static int read_build_id(struct file *f, Elf *elf)
 	return 0;
 }
 
+/* ---- separate debug files ---- */
+
+/*
+ * The CRC-32 of the bytes of @fd from its start (the one zlib's crc32()
+ * computes), which a .gnu_debuglink section gives for its debug file.
+ */
+static bool file_crc32(int fd, uint32_t *crc)
+{
+	uint32_t table[256], c = 0xffffffffu;
+	unsigned char buf[16384];
+	ssize_t n, i;
+	unsigned int k, b;
+
+	for (b = 0; b < 256; b++) {
+		uint32_t v = b;
+
+		for (k = 0; k < 8; k++)
+			v = (v & 1) ? 0xedb88320u ^ (v >> 1) : v >> 1;
+		table[b] = v;
+	}
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return false;
+		if (!n)
+			break;
+		for (i = 0; i < n; i++)
+			c = table[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+	}
+	*crc = c ^ 0xffffffffu;
+	return true;
+}
+
+/*
+ * Open @path as the debug file of @f: an ELF file with a .symtab whose
+ * build id is @f's when both have one, and whose CRC-32 is @crc when
+ * @check_crc. Its symbols go into @f (its addresses are @f's: a debug
+ * file is linked as its binary). Return: true when they did.
+ */
+static bool try_debug_file(struct file *f, const char *path, bool check_crc,
+			   uint32_t crc, int *err)
+{
+	const void *id;
+	GElf_Shdr sh;
+	uint32_t got;
+	ssize_t len;
+	bool ok = false;
+	Elf *elf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	if (check_crc && (!file_crc32(fd, &got) || got != crc)) {
+		close(fd);
+		return false;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF &&
+	    find_symtab(elf, SHT_SYMTAB, &sh)) {
+		len = dwelf_elf_gnu_build_id(elf, &id);
+		ok = !f->build_id_len || len <= 0 ||
+		     (len == f->build_id_len &&
+		      !memcmp(id, f->build_id, (size_t)len));
+	}
+	if (ok) {
+		*err = read_symbols(f, elf);
+		ok = !*err && f->syms.n;
+	}
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/*
+ * The symbols of @f's separate debug file, for a file without .symtab (as
+ * distributions ship their libraries): DEBUG_DIR/.build-id/NN/REST.debug
+ * by its build id, then the name its .gnu_debuglink gives (with its CRC)
+ * beside it, in .debug/ beside it and under DEBUG_DIR with its folder, as
+ * gdb looks. DEBUG_DIR is /usr/lib/debug, or $EHD_DEBUG_DIR.
+ */
+static int read_debug_file(struct file *f, Elf *elf)
+{
+	static const char digits[] = "0123456789abcdef";
+	const char *dir = getenv("EHD_DEBUG_DIR"), *link, *slash;
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+	GElf_Word crc;
+	int i, err = 0;
+	int n;
+
+	if (!dir || !*dir)
+		dir = DEBUG_DIR;
+	if (f->build_id_len >= 2) {
+		for (i = 0; i < f->build_id_len; i++) {
+			hex[2 * i] = digits[f->build_id[i] >> 4];
+			hex[2 * i + 1] = digits[f->build_id[i] & 15];
+		}
+		hex[2 * i] = 0;
+		n = snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug",
+			     dir, hex, hex + 2);
+		if (n > 0 && (size_t)n < sizeof(path) &&
+		    try_debug_file(f, path, false, 0, &err))
+			return 0;
+		if (err)
+			return err;
+	}
+	link = dwelf_elf_gnu_debuglink(elf, &crc);
+	if (!link || !*link || strchr(link, '/'))
+		return 0;
+	slash = strrchr(f->path, '/');
+	n = slash ? (int)(slash - f->path) : 0;
+	if (snprintf(path, sizeof(path), "%.*s/%s", n, f->path, link) <
+		    (int)sizeof(path) && strcmp(path, f->path) &&
+	    try_debug_file(f, path, true, crc, &err))
+		return 0;
+	if (!err && snprintf(path, sizeof(path), "%.*s/.debug/%s", n, f->path,
+			     link) < (int)sizeof(path) &&
+	    try_debug_file(f, path, true, crc, &err))
+		return 0;
+	if (!err && snprintf(path, sizeof(path), "%s%.*s/%s", dir, n, f->path,
+			     link) < (int)sizeof(path))
+		try_debug_file(f, path, true, crc, &err);
+	return err;
+}
+
 /*
  * Read file @f->path.
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
@@ -354,6 +485,7 @@ static int read_build_id(struct file *f, Elf *elf)
  */
 static int load_file(struct file *f)
 {
+	GElf_Shdr sh;
 	struct stat st;
 	Elf *elf;
 	int fd, err;
@@ -374,9 +506,11 @@ static int load_file(struct file *f)
 	}
 	err = read_segments(f, elf);
 	if (!err)
-		err = read_symbols(f, elf);
-	if (!err)
 		err = read_build_id(f, elf);
+	if (!err && !find_symtab(elf, SHT_SYMTAB, &sh))
+		err = read_debug_file(f, elf);
+	if (!err && !f->syms.n)
+		err = read_symbols(f, elf);	/* .symtab, else .dynsym */
 	if (!err)
 		end_sizeless(f);
 out:

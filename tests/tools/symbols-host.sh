@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# symbols-host.sh - where the names of stack frames come from, on this
+# machine's kernel (CPU sampling of examples/spin into perf.data, decoded
+# by ehdecode --system):
+#  - a stripped copy of spin with a .gnu_debuglink to its debug file
+#    beside it: spin_hot_loop is named from the debug file; the same with
+#    a debug file whose CRC does not match: not named;
+#  - a stripped copy without a debug link, its debug file under
+#    EHD_DEBUG_DIR/.build-id/NN/REST.debug: named with EHD_DEBUG_DIR set,
+#    not named without;
+#  - where Debian's libc debug file is installed (libc6-dbg), the frame
+#    under main is named __libc_start_call_main, a function libc.so.6's
+#    own .dynsym does not have.
+# Needs root and a tracefs; skips (77) otherwise, except with CI=true.
+set -u
+bin=${EH_BUILDDIR:-.}
+rec=$bin/tools/ehrecord
+dec=$bin/tools/ehdecode
+spin=$bin/examples/spin
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/symbols-host.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "needs root (perf_event_open on every CPU)"
+command -v objcopy >/dev/null || skip "no objcopy (binutils)"
+t=/sys/kernel/tracing
+[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
+	skip "no tracefs, and it cannot be mounted at $t"
+
+# The debug file of spin, and two stripped copies: one that links to it
+# by name (and CRC), one that only has its build id.
+cp "$spin" "$tmp/spin"
+objcopy --only-keep-debug "$tmp/spin" "$tmp/spin.debug"
+objcopy --strip-all --add-gnu-debuglink="$tmp/spin.debug" "$tmp/spin" \
+	"$tmp/linked"
+objcopy --strip-all "$tmp/spin" "$tmp/bare"
+id=$(readelf -n "$tmp/bare" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+[ -n "$id" ] || skip "examples/spin has no build id"
+mkdir -p "$tmp/dbg/.build-id/${id:0:2}"
+cp "$tmp/spin.debug" "$tmp/dbg/.build-id/${id:0:2}/${id:2}.debug"
+rm "$tmp/spin"
+if nm "$tmp/linked" 2>/dev/null | grep -q spin_hot_loop; then
+	bad "the stripped copy still has spin_hot_loop"
+fi
+
+# hot FILE [ENV...]: stacks of samples naming spin_hot_loop in FILE.
+hot() {
+	local f=$1
+	shift
+	env "$@" "$dec" --system -F jsonl -m stack "$f" 2>"$tmp/dec.err" |
+		grep -c '"[^"]* spin_hot_loop+0x'
+}
+
+for copy in linked bare; do
+	"$rec" -q -F perf --cpu-sampling -o "$tmp/$copy.data" -- \
+		"$tmp/$copy" 300 >/dev/null 2>"$tmp/rec.err" ||
+		bad "ehrecord -- $copy: exit $?: $(head -n 2 "$tmp/rec.err")"
+done
+
+n=$(hot "$tmp/linked.data")
+[ "$n" -ge 50 ] && ok ".gnu_debuglink: $n stacks name spin_hot_loop from spin.debug" ||
+	bad ".gnu_debuglink: $n stacks name spin_hot_loop (want >= 50): $(head -n 1 "$tmp/dec.err")"
+printf 'x' >>"$tmp/spin.debug"	# its CRC no longer matches
+n=$(hot "$tmp/linked.data")
+[ "$n" = 0 ] && ok ".gnu_debuglink: a debug file whose CRC differs is not used" ||
+	bad ".gnu_debuglink: $n stacks named from a debug file with another CRC"
+
+n=$(hot "$tmp/bare.data" EHD_DEBUG_DIR="$tmp/dbg")
+[ "$n" -ge 50 ] && ok "build id: $n stacks name spin_hot_loop from EHD_DEBUG_DIR/.build-id" ||
+	bad "build id: $n stacks name spin_hot_loop (want >= 50): $(head -n 1 "$tmp/dec.err")"
+n=$(hot "$tmp/bare.data" EHD_DEBUG_DIR="$tmp/none")
+[ "$n" = 0 ] && ok "build id: without the debug file, no name" ||
+	bad "build id: $n stacks named without a debug file"
+
+# libc's debug file, from Debian's libc6-dbg.
+libc=$(ldd "$bin/examples/spin" 2>/dev/null | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+lid=$(readelf -n "$libc" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+if [ -n "$lid" ] && [ -r "/usr/lib/debug/.build-id/${lid:0:2}/${lid:2}.debug" ]; then
+	"$rec" -q -F perf --cpu-sampling -o "$tmp/libc.data" -- "$spin" 300 \
+		>/dev/null 2>"$tmp/rec.err"
+	n=$("$dec" --system -F jsonl -m stack "$tmp/libc.data" |
+		grep -c 'libc\.so\.6+0x[0-9a-f]* __libc_start_call_main+')
+	if nm -D "$libc" | grep -q ' __libc_start_call_main$'; then
+		bad "libc's .dynsym has __libc_start_call_main: the check proves nothing"
+	elif [ "$n" -ge 50 ]; then
+		ok "libc6-dbg: $n stacks name __libc_start_call_main (not in libc's .dynsym)"
+	else
+		bad "libc6-dbg: $n stacks name __libc_start_call_main (want >= 50)"
+	fi
+elif [ "${CI:-}" = true ]; then
+	bad "CI has no libc debug file (libc6-dbg) for $libc"
+else
+	echo "note: no libc debug file (libc6-dbg): that check is left out"
+fi
+finish
