@@ -55,7 +55,7 @@ EHD_API struct ehd_reader *ehd_reader_new(unsigned int flags)
 	struct ehd_reader *r;
 
 	if (flags & ~(EHD_READER_SORT_TIME | EHD_READER_STRICT |
-		      EHD_READER_SYSTEM)) {
+		      EHD_READER_SYSTEM | EHD_READER_RAW_NAMES)) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -99,6 +99,8 @@ LIVE_HELP_SYSTEM
 "                       Universal.Events \"cpu\", and sched_switch as\n"
 "                       \"cswitch\" with the time the thread was off the CPU\n"
 "                       (on with --cpu-sampling or --off-cpu)\n"
+"      --no-demangle    stack frames with C++ and Rust names as the symbol\n"
+"                       tables have them (by default: demangled)\n"
 "  -s, --sort=ORDER     time  time order, as perf sorts it (by rounds) (default)\n"
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
@@ -282,7 +284,7 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 static int run(int argc, char **argv, struct live_opts *live)
 {
 	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_SYSTEM,
-	       OPT_UTF8 };
+	       OPT_UTF8, OPT_NO_DEMANGLE };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "format", required_argument, NULL, 'F' },
@@ -293,6 +295,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "utf8", required_argument, NULL, OPT_UTF8 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -350,6 +353,9 @@ static int run(int argc, char **argv, struct live_opts *live)
 			break;
 		case OPT_SYSTEM:
 			o.reader_flags |= EHD_READER_SYSTEM;
+			break;
+		case OPT_NO_DEMANGLE:
+			o.reader_flags |= EHD_READER_RAW_NAMES;
 			break;
 		case OPT_UTF8:
 			if (!strcmp(optarg, "strict"))

@@ -77,6 +77,9 @@ static void usage(FILE *f)
 "  -g, --call-graph     record the user and kernel call chain of each event\n"
 LIVE_HELP_AIM
 LIVE_HELP_SYSTEM
+"      --no-demangle    nettrace: function names of stacks (ProcessSymbol) as\n"
+"                       the symbol tables have them (by default C++ and\n"
+"                       Rust names are demangled)\n"
 "      --circular       flight recorder: keep only the newest events (as many\n"
 "                       as the buffers hold); they are written at SIGUSR2 and\n"
 "                       at the end\n"
@@ -379,7 +382,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 {
 	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK, OPT_LIST,
 	       OPT_CHECK, OPT_REGISTER, OPT_PERSIST, OPT_WAIT,
-	       OPT_UNREGISTER, OPT_MAX_SIZE, OPT_SWITCH, OPT_MAX_FILES };
+	       OPT_UNREGISTER, OPT_MAX_SIZE, OPT_SWITCH, OPT_MAX_FILES,
+	       OPT_NO_DEMANGLE };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "list", optional_argument, NULL, OPT_LIST },
@@ -397,6 +401,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "switch-output", required_argument, NULL, OPT_SWITCH },
 		{ "max-files", required_argument, NULL, OPT_MAX_FILES },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -407,7 +412,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	struct series sr = { 0 };
 	char *dir = NULL, *end;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
-	bool perf = false, started = false;
+	bool perf = false, started = false, raw_names = false;
 	struct other other = { MODE_RECORD, NULL, false, false, false, false };
 	struct live l;
 	const char *why;
@@ -502,6 +507,10 @@ static int run(int argc, char **argv, struct live_opts *lo)
 				return usage_error("bad number of files (1 or more)",
 						   optarg);
 			break;
+		case OPT_NO_DEMANGLE:
+			other.recording = true;
+			raw_names = true;
+			break;
 		case 'q':
 			lo->status = false;
 			break;
@@ -575,7 +584,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		ret = live_write_perf(&l);
 	else if (!ret)
 		ret = live_write_events(&l, &w, EHD_READER_SORT_TIME |
-					(system_trace(lo) ? EHD_READER_SYSTEM : 0));
+					(system_trace(lo) ? EHD_READER_SYSTEM : 0) |
+					(raw_names ? EHD_READER_RAW_NAMES : 0));
 	if (w) {
 		err = ehd_writer_close(w);
 		if (err == -EPIPE) {

@@ -82,6 +82,11 @@ struct ehd__procs *ehd__procs_new(void)
 	return ps;
 }
 
+void ehd__procs_set_demangle(struct ehd__procs *ps, bool on)
+{
+	ehd__syms_set_demangle(ps->syms, on);
+}
+
 void ehd__procs_free(struct ehd__procs *ps)
 {
 	size_t i;

@@ -33,6 +33,9 @@ struct ehd__threads;
 #define EHD__KERNEL_MODULE "[kernel.kallsyms]"
 
 struct ehd__procs *ehd__procs_new(void);
+
+/* ehd__procs_set_demangle() - see ehd__syms_set_demangle() */
+void ehd__procs_set_demangle(struct ehd__procs *ps, bool on);
 void ehd__procs_free(struct ehd__procs *ps);
 
 /*

@@ -26,6 +26,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <libiberty/demangle.h>
 
 #include "core/ehd-table.h"
 #include "system/symbols.h"
@@ -65,6 +66,7 @@ struct file {
 	struct seg *segs;
 	size_t nsegs;
 	struct symtab syms;
+	bool demangle;		/* its C++ and Rust names */
 	int build_id_len;	/* 0 when it has none */
 	unsigned char build_id[BUILD_ID_MAX];
 };
@@ -76,6 +78,7 @@ struct ehd__syms {
 	bool kernel_read;
 	int kernel_err;			/* -ENOENT: no usable kallsyms */
 	struct symtab kernel;
+	bool raw_names;			/* not demangled */
 };
 
 /* Whether an open() that failed with @e may work later. */
@@ -252,6 +255,26 @@ static Elf_Scn *find_symtab(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 	return NULL;
 }
 
+/*
+ * Add ELF symbol @name to @f, its C++ or Rust name demangled when
+ * @demangle (Itanium "_Z...", Rust legacy "_ZN...17h<hash>E" and v0
+ * "_R..."); a name libiberty does not take stays as it is.
+ */
+static int add_name(struct file *f, uint64_t start, uint64_t size,
+		    const char *name, unsigned int rank, bool demangle)
+{
+	char *d = NULL;
+	int err;
+
+	if (demangle && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	if (d)
+		name = d;
+	err = symtab_add(&f->syms, start, size, name, strlen(name), rank);
+	free(d);
+	return err;
+}
+
 /* Functions and objects with an address; globals first, then weaks. */
 static int read_symbols(struct file *f, Elf *elf)
 {
@@ -292,8 +315,8 @@ static int read_symbols(struct file *f, Elf *elf)
 		rank = bind == STB_GLOBAL ? 4 : bind == STB_WEAK ? 2 : 0;
 		rank += type != STT_OBJECT;
 		rank = 2 * rank + !!sym.st_size;
-		err = symtab_add(&f->syms, sym.st_value, sym.st_size, name,
-				 strlen(name), rank);
+		err = add_name(f, sym.st_value, sym.st_size, name, rank,
+			       f->demangle);
 		if (err)
 			return err;
 	}
@@ -561,6 +584,7 @@ static int file_get(struct ehd__syms *sy, const char *path, struct file **fp)
 	f->path = strdup(path);
 	if (!f->path)
 		return -ENOMEM;
+	f->demangle = !sy->raw_names;
 	err = load_file(f);
 	if (err == -ENOENT) {		/* remembered: not read again */
 		free(f->segs);
@@ -793,6 +817,11 @@ struct ehd__syms *ehd__syms_new(void)
 		return NULL;
 	}
 	return calloc(1, sizeof(struct ehd__syms));
+}
+
+void ehd__syms_set_demangle(struct ehd__syms *sy, bool on)
+{
+	sy->raw_names = !on;
 }
 
 void ehd__syms_free(struct ehd__syms *sy)

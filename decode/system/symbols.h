@@ -48,6 +48,12 @@ struct ehd__sym {
 };
 
 struct ehd__syms *ehd__syms_new(void);
+
+/*
+ * ehd__syms_set_demangle() - C++ and Rust names demangled (the default),
+ * or not; before any file is read
+ */
+void ehd__syms_set_demangle(struct ehd__syms *sy, bool on);
 void ehd__syms_free(struct ehd__syms *sy);
 
 /*

@@ -11,12 +11,14 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
 #include <cmocka.h>
 
 #include "system/symbols.h"
@@ -32,6 +34,30 @@ static int sym_marker_fn(int x)
 	for (i = 0; i < 3; i++)
 		v = v * 3 + i;
 	return v;
+}
+
+/*
+ * Functions of ours under the names a C++ and a Rust compiler give them
+ * (Itanium "foo::bar(int)", Rust v0 "mycrate::foo").
+ */
+__attribute__((noinline, noclone, used))
+int cxx_marker_fn(int x) __asm__("_ZN3foo3barEi");
+__attribute__((noinline, noclone, used))
+int cxx_marker_fn(int x)
+{
+	volatile int v = x;
+
+	return v + 1;
+}
+
+__attribute__((noinline, noclone, used))
+int rust_marker_fn(int x) __asm__("_RNvCs1234_7mycrate3foo");
+__attribute__((noinline, noclone, used))
+int rust_marker_fn(int x)
+{
+	volatile int v = x;
+
+	return v + 2;
 }
 
 /* The mapping of @addr in /proc/self/maps: its file and @addr's offset. */
@@ -93,6 +119,37 @@ static void own_function(void **state)
 	assert_int_equal(ehd__syms_file_offset(sy, path, UINT64_MAX - 7, &back),
 			 -ENOENT);
 	ehd__syms_free(sy);
+}
+
+/* The name of our function at @addr, demangled or not. */
+static void check_name(uintptr_t addr, bool demangle, const char *want)
+{
+	struct ehd__syms *sy = ehd__syms_new();
+	char path[PATH_MAX];
+	struct ehd__sym s;
+	uint64_t off;
+
+	assert_non_null(sy);
+	if (!demangle)
+		ehd__syms_set_demangle(sy, false);
+	assert_int_equal(mapping_of(addr, path, sizeof(path), &off), 0);
+	assert_int_equal(ehd__syms_file(sy, path, off, &s), 0);
+	assert_non_null(s.name);
+	assert_string_equal(s.name, want);
+	ehd__syms_free(sy);
+}
+
+/* C++ and Rust names demangled by default, as they are on request. */
+static void demangled(void **state)
+{
+	(void)state;
+	assert_int_equal(cxx_marker_fn(1) + rust_marker_fn(1), 5);
+	check_name((uintptr_t)&cxx_marker_fn, true, "foo::bar(int)");
+	check_name((uintptr_t)&cxx_marker_fn, false, "_ZN3foo3barEi");
+	check_name((uintptr_t)&rust_marker_fn, true, "mycrate::foo");
+	check_name((uintptr_t)&rust_marker_fn, false,
+		   "_RNvCs1234_7mycrate3foo");
+	check_name((uintptr_t)&sym_marker_fn, true, "sym_marker_fn");
 }
 
 /* The function named @name in the library after us resolves to it. */
@@ -343,6 +400,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(own_function),
 		cmocka_unit_test(libc_function),
+		cmocka_unit_test(demangled),
 		cmocka_unit_test(missing_file),
 		cmocka_unit_test(damaged_files),
 		cmocka_unit_test(build_id),

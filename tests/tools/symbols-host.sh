@@ -12,7 +12,11 @@
 #    not named without;
 #  - where Debian's libc debug file is installed (libc6-dbg), the frame
 #    under main is named __libc_start_call_main, a function libc.so.6's
-#    own .dynsym does not have.
+#    own .dynsym does not have;
+#  - tests/tools/mangled-spin's hot loop, symbol _ZN5outer4spinEi, is
+#    outer::spin(int) in ehdecode --system and in the ProcessSymbol events
+#    of ehrecord's nettrace, and stays _ZN5outer4spinEi with --no-demangle
+#    (both tools).
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
 set -u
 bin=${EH_BUILDDIR:-.}
@@ -95,4 +99,28 @@ elif [ "${CI:-}" = true ]; then
 else
 	echo "note: no libc debug file (libc6-dbg): that check is left out"
 fi
+
+# Demangled names, and raw ones on request.
+mangled=$bin/tests/tools/mangled-spin
+"$rec" -q -F perf --cpu-sampling -o "$tmp/m.data" -- "$mangled" 300 \
+	2>"$tmp/rec.err" || bad "ehrecord -- mangled-spin: exit $?: $(head -n 2 "$tmp/rec.err")"
+for how in demangled raw; do
+	opt=() want='outer::spin(int)'
+	[ $how = raw ] && opt=(--no-demangle) want=_ZN5outer4spinEi
+	n=$("$dec" --system "${opt[@]}" -F jsonl -m stack "$tmp/m.data" |
+		grep -cF " $want+0x")
+	[ "$n" -ge 50 ] && ok "ehdecode --system${opt:+ ${opt[*]}}: $n stacks name $want" ||
+		bad "ehdecode --system${opt:+ ${opt[*]}}: $n stacks name $want (want >= 50)"
+	"$rec" -q "${opt[@]}" --cpu-sampling -o "$tmp/m.nettrace" -- \
+		"$mangled" 300 2>"$tmp/rec.err" ||
+		bad "ehrecord${opt:+ ${opt[*]}}: exit $?: $(head -n 2 "$tmp/rec.err")"
+	if "$dec" --strict -F jsonl "$tmp/m.nettrace" 2>"$tmp/dec.err" |
+	   grep -qF "\"n\":\"Universal.System:ProcessSymbol\"" &&
+	   "$dec" -F jsonl "$tmp/m.nettrace" |
+	   grep -F '"Universal.System:ProcessSymbol"' | grep -qF "\"Name\":\"$want\""; then
+		ok "ehrecord${opt:+ ${opt[*]}}: ProcessSymbol $want in the nettrace"
+	else
+		bad "ehrecord${opt:+ ${opt[*]}}: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
+	fi
+done
 finish

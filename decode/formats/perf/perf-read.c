@@ -177,6 +177,8 @@ static int perf_open(void *state, const struct ehd__input_src *src)
 	r->en = ehd_enum_new();
 	if (r->flags & EHD_READER_SYSTEM)
 		r->procs = ehd__procs_new();
+	if (r->procs && (r->flags & EHD_READER_RAW_NAMES))
+		ehd__procs_set_demangle(r->procs, false);
 	if (!r->en || ((r->flags & EHD_READER_SYSTEM) && !r->procs) ||
 	    ehd__perf_new(&r->perf))
 		return ehd__err_set(r->err, -ENOMEM, 0, "out of memory");

@@ -88,9 +88,19 @@ extern "C" {
  *	MMAP2 records), cpu-clock and task-clock samples as "cpu" samples,
  *	and each sched:sched_switch as a "cswitch" sample of the thread that
  *	comes (a switch to a thread not seen leaving before is not given
- *	out); stacks can then be attributed with ehd_event_frames().
+ *	out); stacks can then be attributed with ehd_event_frames(), whose
+ *	function names come from each file's .symtab, else from its
+ *	separate debug file (by build id under /usr/lib/debug/.build-id, or
+ *	$EHD_DEBUG_DIR; then by .gnu_debuglink, its CRC checked), else from
+ *	its .dynsym.
  */
 #define EHD_READER_SYSTEM	0x4u
+/*
+ * EHD_READER_RAW_NAMES: with EHD_READER_SYSTEM, function names as the
+ *	symbol tables have them; without it, C++ and Rust names are
+ *	demangled (libiberty: "foo::bar(int)" for "_ZN3foo3barEi").
+ */
+#define EHD_READER_RAW_NAMES	0x8u
 
 /* What ehd_reader_kind() says. */
 enum ehd_input_kind {
