@@ -545,16 +545,36 @@ static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
 	f->symbol_end = s.start + s.size;
 }
 
-static void user_frame(struct ehd__procs *ps, const struct proc *p,
-		       struct ehd_frame *f)
+/*
+ * A frame in anonymous memory, or in no mapping: named by the perf map of
+ * the process's JIT, if any.
+ */
+static void jit_frame(struct ehd__procs *ps, uint32_t pid,
+		      struct ehd_frame *f)
+{
+	struct ehd__sym s;
+
+	if (ehd__syms_jit(ps->syms, pid, f->ip, &s))
+		return;
+	f->symbol = s.name;
+	f->symbol_offset = s.offset;
+	f->symbol_start = s.start;
+	f->symbol_end = s.start + s.size;
+}
+
+static void user_frame(struct ehd__procs *ps, uint32_t pid,
+		       const struct proc *p, struct ehd_frame *f)
 {
 	const struct map *m = p ? find_map(p, f->ip) : NULL;
 	const struct given_sym *g;
 	uint64_t off;
 	struct ehd__sym s;
 
-	if (!m)
+	if (!m) {
+		if (!ps->given)
+			jit_frame(ps, pid, f);
 		return;
+	}
 	f->module = m->name;
 	f->mapping_id = m->id;
 	off = m->pgoff + (f->ip - m->start);
@@ -575,6 +595,11 @@ static void user_frame(struct ehd__procs *ps, const struct proc *p,
 		}
 		if (g || f->kind == EHD_FRAME_KERNEL)
 			return;
+	}
+	if (!strcmp(m->name, "//anon") || !strncmp(m->name, "[anon", 5)) {
+		f->offset = f->ip;
+		jit_frame(ps, pid, f);
+		return;
 	}
 	if (m->name[0] != '/' || ehd__syms_file(ps->syms, m->name, off, &s))
 		return;
@@ -610,7 +635,7 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 		if (ps && kernel && !ps->given)
 			kernel_frame(ps, f);
 		else if (ps)
-			user_frame(ps, p, f);
+			user_frame(ps, pid, p, f);
 		k++;
 	}
 	return k;

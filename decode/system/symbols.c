@@ -71,8 +71,18 @@ struct file {
 	unsigned char build_id[BUILD_ID_MAX];
 };
 
+/* The perf map a JIT writes for process @pid (/tmp/perf-PID.map). */
+struct jit {
+	uint32_t pid;
+	bool read;		/* tried */
+	off_t size;		/* the file's size when read; -1: none */
+	struct symtab syms;
+};
+
 struct ehd__syms {
 	struct ehd_table by_path;	/* hash of the path -> index in files */
+	struct jit *jits;		/* by process */
+	size_t njits, jits_cap;
 	struct file *files;
 	size_t n, cap;
 	bool kernel_read;
@@ -689,6 +699,140 @@ int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
 	return f->build_id_len;
 }
 
+/* ---- JIT perf maps ---- */
+
+/*
+ * Where process @pid's perf map is: while it runs, in its own mount
+ * namespace under its own pid there (/proc/PID/root/tmp/perf-NSPID.map,
+ * NSPID the last of /proc/PID/status's NSpid), so that a process in a
+ * container is found; after, /tmp/perf-PID.map.
+ */
+static void jit_path(uint32_t pid, char *path, size_t size)
+{
+	char status[40], line[256];
+	unsigned long nspid = pid;
+	FILE *fp;
+
+	snprintf(status, sizeof(status), "/proc/%u/status", pid);
+	fp = fopen(status, "re");
+	if (fp) {
+		while (fgets(line, sizeof(line), fp)) {
+			char *p, *end;
+
+			if (strncmp(line, "NSpid:", 6))
+				continue;
+			for (p = line + 6; *p && *p != '\n'; p = end) {
+				unsigned long v = strtoul(p, &end, 10);
+
+				if (end == p)
+					break;
+				nspid = v;
+			}
+			break;
+		}
+		fclose(fp);
+		snprintf(path, size, "/proc/%u/root/tmp/perf-%lu.map", pid,
+			 nspid);
+		if (!access(path, R_OK))
+			return;
+	}
+	snprintf(path, size, "/tmp/perf-%u.map", pid);
+}
+
+/*
+ * Read a perf map: lines "START SIZE NAME", START and SIZE in hex (with
+ * 0x or not), as perf reads /tmp/perf-PID.map. Return: 0, or -ENOMEM.
+ */
+static int read_perf_map(struct symtab *t, FILE *fp)
+{
+	unsigned long long start, size;
+	char *line = NULL, *p, *q;
+	size_t cap = 0, len;
+	int err = 0;
+
+	while (!err && getline(&line, &cap, fp) > 0) {
+		start = strtoull(line, &p, 16);
+		if (p == line || *p != ' ')
+			continue;
+		size = strtoull(p + 1, &q, 16);
+		if (q == p + 1 || *q != ' ' || !size)
+			continue;
+		len = strcspn(q + 1, "\n");
+		if (len)
+			err = symtab_add(t, start, size, q + 1, len, 1);
+	}
+	free(line);
+	symtab_finish(t);
+	return err;
+}
+
+/*
+ * (Re)read @j's perf map when it was not read yet, or when @ip was not in
+ * it and the file has grown since (a JIT adds to it as it compiles).
+ */
+static int jit_load(struct jit *j, uint64_t ip)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	FILE *fp;
+	int err;
+
+	if (j->read && symtab_find(&j->syms, ip))
+		return 0;
+	jit_path(j->pid, path, sizeof(path));
+	fp = fopen(path, "re");
+	if (!fp || fstat(fileno(fp), &st) ||
+	    (j->read && st.st_size == j->size)) {
+		if (fp)
+			fclose(fp);
+		if (!j->read)
+			j->size = -1;
+		j->read = true;
+		return 0;
+	}
+	symtab_free(&j->syms);
+	j->read = true;
+	j->size = st.st_size;
+	err = read_perf_map(&j->syms, fp);
+	fclose(fp);
+	return err;
+}
+
+int ehd__syms_jit(struct ehd__syms *sy, uint32_t pid, uint64_t ip,
+		  struct ehd__sym *s)
+{
+	struct jit *j = NULL;
+	size_t i;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->addr = ip;
+	for (i = 0; i < sy->njits && !j; i++)
+		if (sy->jits[i].pid == pid)
+			j = &sy->jits[i];
+	if (!j) {
+		if (sy->njits == sy->jits_cap) {
+			size_t cap = sy->jits_cap ? 2 * sy->jits_cap : 8;
+			struct jit *v = realloc(sy->jits, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			sy->jits = v;
+			sy->jits_cap = cap;
+		}
+		j = &sy->jits[sy->njits++];
+		memset(j, 0, sizeof(*j));
+		j->pid = pid;
+	}
+	err = jit_load(j, ip);
+	if (err)
+		return err;
+	if (!j->syms.n)
+		return -ENOENT;
+	symtab_describe(&j->syms, s);
+	return s->name ? 0 : -ENOENT;
+}
+
 /* ---- the kernel ---- */
 
 /* The "[module]" at the end of kallsyms name @name, or "" for the core. */
@@ -833,6 +977,9 @@ void ehd__syms_free(struct ehd__syms *sy)
 	for (i = 0; i < sy->n; i++)
 		file_free(&sy->files[i]);
 	free(sy->files);
+	for (i = 0; i < sy->njits; i++)
+		symtab_free(&sy->jits[i].syms);
+	free(sy->jits);
 	ehd__table_free(&sy->by_path);
 	symtab_free(&sy->kernel);
 	free(sy);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * symbols.h - function names for the addresses of stacks, from the ELF
- * symbol tables of the mapped files (elfutils libdw/libelf) and from
- * /proc/kallsyms (libehdecode, private)
+ * symbol tables of the mapped files and their debug files (elfutils
+ * libdw/libelf), the perf maps of JITs and /proc/kallsyms (libehdecode,
+ * private)
  *
  *	struct ehd__syms *sy = ehd__syms_new();
  *	struct ehd__sym s;
@@ -55,6 +56,16 @@ struct ehd__syms *ehd__syms_new(void);
  */
 void ehd__syms_set_demangle(struct ehd__syms *sy, bool on);
 void ehd__syms_free(struct ehd__syms *sy);
+
+/*
+ * ehd__syms_jit() - the symbol of address @ip of process @pid from the
+ * perf map its JIT writes (/tmp/perf-PID.map, looked for in the process's
+ * own mount namespace while it runs); read when first asked, and again
+ * when an address is not in it and the file has grown
+ * Return: 0 with @s->name set, -ENOENT (no map, or not in it), -ENOMEM.
+ */
+int ehd__syms_jit(struct ehd__syms *sy, uint32_t pid, uint64_t ip,
+		  struct ehd__sym *s);
 
 /*
  * ehd__syms_file() - the symbol of file offset @off of the file at @path

@@ -16,7 +16,10 @@
 #  - tests/tools/mangled-spin's hot loop, symbol _ZN5outer4spinEi, is
 #    outer::spin(int) in ehdecode --system and in the ProcessSymbol events
 #    of ehrecord's nettrace, and stays _ZN5outer4spinEi with --no-demangle
-#    (both tools).
+#    (both tools);
+#  - tests/tools/jit-spin's loop, run from anonymous memory and named by
+#    /tmp/perf-PID.map, is jit_hot_loop in ehdecode --system's stacks and
+#    a ProcessSymbol of its anonymous mapping in ehrecord's nettrace.
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
 set -u
 bin=${EH_BUILDDIR:-.}
@@ -122,5 +125,27 @@ for how in demangled raw; do
 	else
 		bad "ehrecord${opt:+ ${opt[*]}}: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
 	fi
+done
+
+# A JIT's perf map names its code.
+jit=$bin/tests/tools/jit-spin
+for fmt in perf nettrace; do
+	"$rec" -q -F $fmt --cpu-sampling -o "$tmp/jit.$fmt" -- "$jit" 300 \
+		>"$tmp/jit.out" 2>"$tmp/rec.err" ||
+		bad "ehrecord -F $fmt -- jit-spin: exit $?: $(head -n 2 "$tmp/rec.err")"
+	jpid=$(sed -n 's/^jit-spin: pid \([0-9]*\)/\1/p' "$tmp/jit.out")
+	if [ $fmt = perf ]; then
+		n=$("$dec" --system -F jsonl -m stack "$tmp/jit.perf" |
+			grep -c '"stack":\["[^"]* jit_hot_loop+0x')
+		[ "$n" -ge 50 ] && ok "perf map: $n stacks start in jit_hot_loop" ||
+			bad "perf map: $n stacks start in jit_hot_loop (want >= 50)"
+	elif "$dec" --strict -F jsonl "$tmp/jit.nettrace" 2>"$tmp/dec.err" |
+	     grep '"Universal.System:ProcessSymbol"' |
+	     grep -q '"Name":"jit_hot_loop"'; then
+		ok "perf map: a ProcessSymbol jit_hot_loop in the nettrace"
+	else
+		bad "perf map: no ProcessSymbol jit_hot_loop: $(head -n 1 "$tmp/dec.err")"
+	fi
+	[ -n "$jpid" ] && rm -f "/tmp/perf-$jpid.map"
 done
 finish

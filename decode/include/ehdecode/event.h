@@ -258,9 +258,12 @@ struct ehd_frame {
  * Mappings are those of the event's process at its time (perf's MMAP and
  * MMAP2 records, /proc maps synthesized at the start); function names
  * come from the ELF symbol tables of the mapped files on this machine
- * (libdw/libelf; debug files are not looked for) and /proc/kallsyms, or
- * for nettrace first from the file's ProcessSymbol events. Names stay
- * valid while the reader lives.
+ * (libelf: a file's .symtab, else its separate debug file found by build
+ * id or .gnu_debuglink, else its .dynsym; C++ and Rust names demangled
+ * unless EHD_READER_RAW_NAMES), for code in anonymous memory from the
+ * perf map of the process's JIT (/tmp/perf-PID.map), for the kernel from
+ * /proc/kallsyms, or for nettrace first from the file's ProcessSymbol
+ * events. Names stay valid while the reader lives.
  *
  * Return: the number of frames (at most @max; a longer stack is cut).
  */
