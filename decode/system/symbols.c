@@ -4,11 +4,13 @@
  * symbol tables of files (elfutils libelf) and their separate debug files,
  * and from /proc/kallsyms
  *
- * A file is read in full the first time it is asked about: its loadable
- * segments, its symbols sorted by address with one symbol per address, and
- * its build id. The symbols are the file's .symtab; without one, those of
- * its separate debug file (found by build id, then by .gnu_debuglink: see
- * read_debug_file()); without that, its .dynsym. The
+ * A file is read the first time it is asked about: its loadable segments
+ * and its build id, all that mappings and their metadata need. Its
+ * symbols are read only when a symbol of it is asked for (a stack hits
+ * it), sorted by address with one symbol per address: the file's .symtab;
+ * without one, those of its separate debug file (found by build id, then
+ * by .gnu_debuglink: see read_debug_file()); without that, its .dynsym.
+ * The
  * names are copied into one block per file, and the file is closed then,
  * so that a process with many mapped files costs no file descriptors. A
  * file that cannot be read is kept too, as such, and not tried again.
@@ -38,11 +40,11 @@
 /* A symbol: it covers start..end - 1. */
 struct sym {
 	uint64_t start;
-	uint64_t end;
-	uint64_t size;		/* as the table says; 0 = not said */
+	uint64_t end;		/* (while added: start + its size, or 0) */
 	uint32_t name;		/* offset in the names of its table */
-	uint16_t rank;		/* the higher, the better at a shared address */
 	uint32_t order;		/* in the table: the first of equals wins */
+	uint16_t rank;		/* the higher, the better at a shared address */
+	bool sized;		/* the table gave its size */
 };
 
 struct symtab {
@@ -67,6 +69,7 @@ struct file {
 	size_t nsegs;
 	struct symtab syms;
 	bool demangle;		/* its C++ and Rust names */
+	bool syms_read;		/* its symbols were looked for */
 	int build_id_len;	/* 0 when it has none */
 	unsigned char build_id[BUILD_ID_MAX];
 };
@@ -140,7 +143,9 @@ static int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 	s = &t->v[t->n];
 	s->start = start;
 	s->end = 0;
-	s->size = size;
+	s->sized = size != 0;
+	s->end = !size ? 0 : size > UINT64_MAX - start ? UINT64_MAX :
+		 start + size;
 	s->name = (uint32_t)t->names_len;
 	s->rank = (uint16_t)rank;
 	s->order = (uint32_t)t->n;
@@ -170,6 +175,8 @@ static int sym_cmp(const void *a, const void *b)
 static void symtab_finish(struct symtab *t)
 {
 	size_t i, n = 0;
+	struct sym *v;
+	char *names;
 
 	if (!t->n)
 		return;
@@ -181,11 +188,19 @@ static void symtab_finish(struct symtab *t)
 	for (i = 0; i < n; i++) {
 		struct sym *s = &t->v[i];
 
-		if (s->size)
-			s->end = s->size > UINT64_MAX - s->start ?
-				 UINT64_MAX : s->start + s->size;
-		else
+		if (!s->sized)
 			s->end = i + 1 < n ? t->v[i + 1].start : UINT64_MAX;
+	}
+	/* What the tables grew by and does not hold is given back. */
+	v = realloc(t->v, n * sizeof(*t->v));
+	if (v) {
+		t->v = v;
+		t->cap = n;
+	}
+	names = t->names_len ? realloc(t->names, t->names_len) : NULL;
+	if (names) {
+		t->names = names;
+		t->names_cap = t->names_len;
 	}
 }
 
@@ -220,8 +235,7 @@ static void symtab_describe(const struct symtab *t, struct ehd__sym *s)
 		return;
 	s->name = t->names + f->name;
 	s->start = f->start;
-	s->size = f->size ? f->size :
-		  f->end != UINT64_MAX ? f->end - f->start : 0;
+	s->size = f->end != UINT64_MAX ? f->end - f->start : 0;
 	s->offset = s->addr - f->start;
 }
 
@@ -358,7 +372,7 @@ static void end_sizeless(struct file *f)
 		const struct seg *g;
 		uint64_t end;
 
-		if (s->size)
+		if (s->sized)
 			continue;
 		g = seg_of_addr(f, s->start);
 		if (g) {
@@ -512,43 +526,80 @@ static int read_debug_file(struct file *f, Elf *elf)
 }
 
 /*
- * Read file @f->path.
+ * Open @f->path as ELF (*@fd and *@elf, for elf_end() and close()).
+ * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
+ * file descriptors).
+ */
+static int open_elf(const struct file *f, int *fd, Elf **elf)
+{
+	struct stat st;
+
+	/* O_NONBLOCK: a FIFO must not hang us; only regular files are read */
+	*elf = NULL;
+	*fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0)
+		return transient(errno) ? -EAGAIN : -ENOENT;
+	/* ELF_C_READ, not mmap: a file truncated under us cannot SIGBUS */
+	if (!fstat(*fd, &st) && S_ISREG(st.st_mode))
+		*elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (*elf && elf_kind(*elf) == ELF_K_ELF)
+		return 0;
+	elf_end(*elf);
+	close(*fd);
+	*elf = NULL;
+	*fd = -1;
+	return -ENOENT;
+}
+
+/*
+ * Read file @f->path: its segments and build id.
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
  * file descriptors), -ENOMEM.
  */
 static int load_file(struct file *f)
 {
-	GElf_Shdr sh;
-	struct stat st;
 	Elf *elf;
 	int fd, err;
 
-	/* O_NONBLOCK: a FIFO must not hang us; only regular files are read */
-	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return transient(errno) ? -EAGAIN : -ENOENT;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -ENOENT;
-	}
-	/* ELF_C_READ, not mmap: a file truncated under us cannot SIGBUS */
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		err = -ENOENT;
-		goto out;
-	}
+	err = open_elf(f, &fd, &elf);
+	if (err)
+		return err;
 	err = read_segments(f, elf);
 	if (!err)
 		err = read_build_id(f, elf);
-	if (!err && !find_symtab(elf, SHT_SYMTAB, &sh))
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/*
+ * The symbols of @f, the first time they are needed (see the top). A file
+ * that cannot be read again then has none. Return: 0, or -ENOMEM.
+ */
+static int load_symbols(struct file *f)
+{
+	GElf_Shdr sh;
+	Elf *elf;
+	int fd, err;
+
+	if (f->syms_read)
+		return 0;
+	err = open_elf(f, &fd, &elf);
+	if (err == -EAGAIN)
+		return 0;	/* tried again next time */
+	f->syms_read = true;
+	if (err)
+		return 0;
+	if (!find_symtab(elf, SHT_SYMTAB, &sh))
 		err = read_debug_file(f, elf);
 	if (!err && !f->syms.n)
 		err = read_symbols(f, elf);	/* .symtab, else .dynsym */
 	if (!err)
 		end_sizeless(f);
-out:
 	elf_end(elf);
 	close(fd);
+	if (err)
+		symtab_free(&f->syms);
 	return err;
 }
 
@@ -648,6 +699,8 @@ int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
 	if (!path)
 		return -ENOENT;
 	err = file_get(sy, path, &f);
+	if (!err)
+		err = load_symbols(f);
 	if (err)
 		return err;
 	s->addr = file_addr(f, off);
