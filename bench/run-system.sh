@@ -15,7 +15,8 @@
 # each: the recorder's CPU time (user+system, the shell's "time", start
 # and end included) per second of tracing; the samples in the file
 # (ehdecode's "cpu" events); the file's bytes per sample; the CPU time
-# per sample. Ratios against perf record come from the same run.
+# per sample. Ratios against perf record come from the same run. Then the
+# peak RSS of ehdecode --system converting the perf.data to nettrace.
 #
 # usage: run-system.sh [BUILDDIR]     as root, with a tracefs
 # Environment: SYS_SECONDS, SYS_HZ, SYS_RECORDERS (a subset of
@@ -81,6 +82,17 @@ for r in $recorders; do
 		"$(awk -v b="$size" -v n="$n" 'BEGIN { if (n) printf "%.1f", b / n }')" \
 		"$(awk -v c="$cpu" -v n="$n" 'BEGIN { if (n) printf "%.2f", c * 1e6 / n }')"
 done
+# The converter's memory: peak RSS of ehdecode --system turning the
+# recorded perf.data into nettrace (every stack's functions looked up).
+if [ -e "$tmp/s.data" ] && command -v python3 >/dev/null; then
+	rss=$(python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
+	       stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+		"$dec" --system -F nettrace -o "$tmp/c.nettrace" "$tmp/s.data")
+	echo "ehdecode --system -F nettrace of the perf.data: peak RSS $((rss / 1024)).$(( (rss % 1024) * 10 / 1024 )) MiB"
+fi
 if [ -n "${per_s[perf-record]:-}" ]; then
 	for r in nettrace perf; do
 		[ -n "${per_s[$r]:-}" ] || continue
