@@ -9,7 +9,8 @@
  * symbols are read only when a symbol of it is asked for (a stack hits
  * it), sorted by address with one symbol per address: the file's .symtab;
  * without one, those of its separate debug file (found by build id, then
- * by .gnu_debuglink: see read_debug_file()); without that, its .dynsym.
+ * by .gnu_debuglink: see read_debug_file()); without that, its .dynsym
+ * with the symbols of its .gnu_debugdata (xz, liblzma).
  * The
  * names are copied into one block per file, and the file is closed then,
  * so that a process with many mapped files costs no file descriptors. A
@@ -29,12 +30,14 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <libiberty/demangle.h>
+#include <lzma.h>
 
 #include "core/ehd-table.h"
 #include "system/symbols.h"
 
 #define BUILD_ID_MAX 64		/* bytes; what ehd__syms_build_id() takes */
 #define DEBUG_DIR "/usr/lib/debug"	/* where debug files are installed */
+#define DEBUGDATA_MAX (64u << 20)	/* .gnu_debugdata, decompressed */
 #define KERNEL_PAGE 4096ull
 
 /* A symbol: it covers start..end - 1. */
@@ -526,6 +529,67 @@ static int read_debug_file(struct file *f, Elf *elf)
 }
 
 /*
+ * The symbols of the xz-compressed ELF file in @elf's .gnu_debugdata
+ * section (the "MiniDebugInfo" some distributions add: the functions
+ * .dynsym lacks), added to @f. Return: 0 (also when there is none, or it
+ * is damaged), or -ENOMEM.
+ */
+static int read_debugdata(struct file *f, Elf *elf)
+{
+	lzma_stream z = LZMA_STREAM_INIT;
+	Elf_Scn *scn = NULL;
+	Elf_Data *data = NULL;
+	uint8_t *out = NULL, *p;
+	size_t cap = 0, shstrndx;
+	lzma_ret r = LZMA_OK;
+	const char *name;
+	GElf_Shdr sh;
+	Elf *mini;
+	int err = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".gnu_debugdata"))
+			break;
+	}
+	if (!scn || !(data = elf_getdata(scn, NULL)) || !data->d_size)
+		return 0;
+	if (lzma_stream_decoder(&z, DEBUGDATA_MAX, 0) != LZMA_OK)
+		return 0;
+	z.next_in = data->d_buf;
+	z.avail_in = data->d_size;
+	while (r == LZMA_OK) {
+		if (!z.avail_out) {
+			if (cap >= DEBUGDATA_MAX)
+				break;
+			p = realloc(out, cap ? 2 * cap : 1u << 16);
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			out = p;
+			z.next_out = out + cap;
+			z.avail_out = cap ? cap : 1u << 16;
+			cap = cap ? 2 * cap : 1u << 16;
+		}
+		r = lzma_code(&z, LZMA_FINISH);
+	}
+	if (r == LZMA_STREAM_END) {
+		mini = elf_memory((char *)out, cap - z.avail_out);
+		if (mini && elf_kind(mini) == ELF_K_ELF)
+			err = read_symbols(f, mini);
+		elf_end(mini);
+	}
+	lzma_end(&z);
+	free(out);
+	return err;
+}
+
+/*
  * Open @f->path as ELF (*@fd and *@elf, for elf_end() and close()).
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
  * file descriptors).
@@ -592,8 +656,12 @@ static int load_symbols(struct file *f)
 		return 0;
 	if (!find_symtab(elf, SHT_SYMTAB, &sh))
 		err = read_debug_file(f, elf);
-	if (!err && !f->syms.n)
+	if (!err && !f->syms.n) {
 		err = read_symbols(f, elf);	/* .symtab, else .dynsym */
+		/* ... and the .symtab of .gnu_debugdata beside .dynsym */
+		if (!err && !find_symtab(elf, SHT_SYMTAB, &sh))
+			err = read_debugdata(f, elf);
+	}
 	if (!err)
 		end_sizeless(f);
 	elf_end(elf);

@@ -38,7 +38,7 @@ else
 fi
 # The whole library, built into each target with the sanitizers.
 mapfile -t lib < <(find "$src/decode" -name '*.c' | sort)
-libs=($(pkg-config --cflags --libs libtraceevent libtracefs libzstd libdw libelf) -liberty)
+libs=($(pkg-config --cflags --libs libtraceevent libtracefs libzstd libdw libelf liblzma) -liberty)
 
 # Seeds: the corpus records as "name\0event".
 seeds=$out/seeds-enumerator

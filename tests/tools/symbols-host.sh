@@ -10,6 +10,8 @@
 #  - a stripped copy without a debug link, its debug file under
 #    EHD_DEBUG_DIR/.build-id/NN/REST.debug: named with EHD_DEBUG_DIR set,
 #    not named without;
+#  - a stripped copy carrying its symbols xz-compressed in .gnu_debugdata
+#    (as Fedora ships its libraries): named;
 #  - where Debian's libc debug file is installed (libc6-dbg), the frame
 #    under main is named __libc_start_call_main, a function libc.so.6's
 #    own .dynsym does not have;
@@ -44,6 +46,11 @@ objcopy --only-keep-debug "$tmp/spin" "$tmp/spin.debug"
 objcopy --strip-all --add-gnu-debuglink="$tmp/spin.debug" "$tmp/spin" \
 	"$tmp/linked"
 objcopy --strip-all "$tmp/spin" "$tmp/bare"
+if command -v xz >/dev/null; then
+	xz -c "$tmp/spin.debug" >"$tmp/mini.xz"
+	objcopy --strip-all --add-section .gnu_debugdata="$tmp/mini.xz" \
+		"$tmp/spin" "$tmp/mini"
+fi
 id=$(readelf -n "$tmp/bare" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
 [ -n "$id" ] || skip "examples/spin has no build id"
 mkdir -p "$tmp/dbg/.build-id/${id:0:2}"
@@ -65,7 +72,8 @@ hot() {
 		grep -c "\"$module+0x[0-9a-f]* spin_hot_loop+0x"
 }
 
-for copy in linked bare; do
+for copy in linked bare mini; do
+	[ -e "$tmp/$copy" ] || continue
 	"$rec" -q -F perf --cpu-sampling -o "$tmp/$copy.data" -- \
 		"$tmp/$copy" 300 >/dev/null 2>"$tmp/rec.err" ||
 		bad "ehrecord -- $copy: exit $?: $(head -n 2 "$tmp/rec.err")"
@@ -85,6 +93,14 @@ n=$(hot "$tmp/bare.data" EHD_DEBUG_DIR="$tmp/dbg")
 n=$(hot "$tmp/bare.data" EHD_DEBUG_DIR="$tmp/none")
 [ "$n" = 0 ] && ok "build id: without the debug file, no name" ||
 	bad "build id: $n stacks named without a debug file"
+
+if [ -e "$tmp/mini.data" ]; then
+	n=$(hot "$tmp/mini.data" EHD_DEBUG_DIR="$tmp/none")
+	[ "$n" -ge 50 ] && ok ".gnu_debugdata: $n stacks name spin_hot_loop" ||
+		bad ".gnu_debugdata: $n stacks name spin_hot_loop (want >= 50): $(head -n 1 "$tmp/dec.err")"
+elif [ "${CI:-}" = true ]; then
+	bad "no xz: the .gnu_debugdata check cannot run"
+fi
 
 # libc's debug file, from Debian's libc6-dbg.
 libc=$(ldd "$bin/examples/spin" 2>/dev/null | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
