@@ -120,6 +120,7 @@ struct ehd_session {
 	char **cmdline;
 	int clockid;
 	bool format_lost;	/* PERF_FORMAT_LOST works */
+	bool no_mmap_build_id;	/* the kernel has no attr.build_id (< 5.12) */
 	bool mapped;		/* every ring is open and mapped */
 
 	int reg_fd;		/* user_events_data, for pre-registration */
@@ -724,9 +725,14 @@ static void dummy_attr(const struct ehd_session *s, struct perf_event_attr *a,
 	a->comm_exec = 1;
 	a->task = 1;
 	if (s->maps) {
-		/* executable mappings, with file names (MMAP2) */
+		/*
+		 * Executable mappings, with file names (MMAP2), and their
+		 * files' build ids as the kernel has them (Linux 5.12): a
+		 * mapping's metadata needs no file read then.
+		 */
 		a->mmap = 1;
 		a->mmap2 = 1;
+		a->build_id = !s->no_mmap_build_id;
 	}
 }
 
@@ -838,6 +844,12 @@ static int open_rings(struct ehd_session *s)
 			continue;
 		ring_attr(s, &a);
 		fd = perf_open(&a, -1, cpu);
+		if (fd < 0 && errno == EINVAL && a.build_id) {
+			/* Before Linux 5.12: no build ids in MMAP2. */
+			s->no_mmap_build_id = true;
+			ring_attr(s, &a);
+			fd = perf_open(&a, -1, cpu);
+		}
 		if (fd < 0 && errno == EINVAL && s->format_lost) {
 			/* Before Linux 6.0: no PERF_FORMAT_LOST. */
 			s->format_lost = false;

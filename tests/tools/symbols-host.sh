@@ -19,6 +19,9 @@
 #    outer::spin(int) in ehdecode --system and in the ProcessSymbol events
 #    of ehrecord's nettrace, and stays _ZN5outer4spinEi with --no-demangle
 #    (both tools);
+#  - the build id of a mapping comes from the kernel's MMAP2 record
+#    (attr.build_id): the file of a recorded copy of spin replaced by
+#    another program before decoding, its mapping keeps spin's build id;
 #  - tests/tools/jit-spin's loop, run from anonymous memory and named by
 #    /tmp/perf-PID.map, is jit_hot_loop in ehdecode --system's stacks and
 #    a ProcessSymbol of its anonymous mapping in ehrecord's nettrace.
@@ -146,6 +149,21 @@ for how in demangled raw; do
 		bad "ehrecord${opt:+ ${opt[*]}}: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
 	fi
 done
+
+# Build ids from the kernel's MMAP2 records, not from the files later.
+cp "$spin" "$tmp/copy"
+sid=$(readelf -n "$tmp/copy" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+"$rec" -q -F perf --cpu-sampling -o "$tmp/copy.data" -- "$tmp/copy" 100 \
+	>/dev/null 2>"$tmp/rec.err" || bad "ehrecord -- copy: exit $?"
+cp "$bin/tests/tools/mangled-spin" "$tmp/copy"	# another build id
+got=$("$dec" --system -F jsonl "$tmp/copy.data" |
+	grep '"n":"Universal.System:ProcessMapping".*"FileName":"[^"]*/copy"' |
+	sed -n 's/.*"BuildId":"\([0-9a-f]*\)".*/\1/p' | sort -u | tr '\n' ' ')
+if [ -n "$sid" ] && [ "$got" = "$sid " ]; then
+	ok "MMAP2 build ids: the mapping of the replaced copy keeps $sid"
+else
+	bad "MMAP2 build ids: the mapping of the copy says '$got', want $sid"
+fi
 
 # A JIT's perf map names its code.
 jit=$bin/tests/tools/jit-spin
