@@ -531,18 +531,23 @@ static const struct given_sym *given_symbol(struct ehd__procs *ps, uint64_t id,
 
 /* ---- stacks ---------------------------------------------------------------- */
 
+/* @f named by @s (whose addresses are the frame's own). */
+static void name_frame(struct ehd_frame *f, const struct ehd__sym *s)
+{
+	f->symbol = s->name;
+	f->symbol_offset = s->offset;
+	f->symbol_start = s->start;
+	f->symbol_end = s->start + s->size;
+}
+
 static void kernel_frame(struct ehd__procs *ps, struct ehd_frame *f)
 {
 	struct ehd__sym s;
 
 	f->module = EHD__KERNEL_MODULE;
 	f->offset = f->ip;
-	if (ehd__syms_kernel(ps->syms, f->ip, &s) || !s.name)
-		return;
-	f->symbol = s.name;
-	f->symbol_offset = s.offset;
-	f->symbol_start = s.start;
-	f->symbol_end = s.start + s.size;
+	if (!ehd__syms_kernel(ps->syms, f->ip, &s) && s.name)
+		name_frame(f, &s);
 }
 
 /*
@@ -554,12 +559,8 @@ static void jit_frame(struct ehd__procs *ps, uint32_t pid,
 {
 	struct ehd__sym s;
 
-	if (ehd__syms_jit(ps->syms, pid, f->ip, &s))
-		return;
-	f->symbol = s.name;
-	f->symbol_offset = s.offset;
-	f->symbol_start = s.start;
-	f->symbol_end = s.start + s.size;
+	if (!ehd__syms_jit(ps->syms, pid, f->ip, &s))
+		name_frame(f, &s);
 }
 
 static void user_frame(struct ehd__procs *ps, uint32_t pid,
