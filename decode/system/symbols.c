@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
@@ -38,6 +39,7 @@
 #define BUILD_ID_MAX 64		/* bytes; what ehd__syms_build_id() takes */
 #define DEBUG_DIR "/usr/lib/debug"	/* where debug files are installed */
 #define DEBUGDATA_MAX (64u << 20)	/* .gnu_debugdata, decompressed */
+#define JIT_RETRY_NS 1000000000ull	/* a perf map looked at again after */
 #define KERNEL_PAGE 4096ull
 
 /* A symbol: it covers start..end - 1. */
@@ -82,6 +84,7 @@ struct jit {
 	uint32_t pid;
 	bool read;		/* tried */
 	off_t size;		/* the file's size when read; -1: none */
+	uint64_t retry;		/* CLOCK_MONOTONIC_COARSE ns: not again before */
 	struct symtab syms;
 };
 
@@ -889,17 +892,26 @@ static int read_perf_map(struct symtab *t, FILE *fp)
 
 /*
  * (Re)read @j's perf map when it was not read yet, or when @ip was not in
- * it and the file has grown since (a JIT adds to it as it compiles).
+ * it and the file has grown since (a JIT adds to it as it compiles); not
+ * more than once a JIT_RETRY_NS: frames outside any mapping are many in
+ * stacks a frame pointer walk took too far, and each is a miss.
  */
 static int jit_load(struct jit *j, uint64_t ip)
 {
 	char path[PATH_MAX];
+	struct timespec ts;
 	struct stat st;
+	uint64_t now;
 	FILE *fp;
 	int err;
 
 	if (j->read && symtab_find(&j->syms, ip))
 		return 0;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (j->read && now < j->retry)
+		return 0;
+	j->retry = now + JIT_RETRY_NS;
 	jit_path(j->pid, path, sizeof(path));
 	fp = fopen(path, "re");
 	if (!fp || fstat(fileno(fp), &st) ||
