@@ -19,6 +19,7 @@
 struct map {
 	uint64_t start, end, pgoff, id;
 	const char *name;	/* interned */
+	const char *build_id;	/* interned, from the record; NULL: the file's */
 };
 
 struct proc {
@@ -295,6 +296,7 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	m.start = ehd__load_uint(b + 8, 8, big);
 	m.end = m.start + ehd__load_uint(b + 16, 8, big);
 	m.pgoff = ehd__load_uint(b + 24, 8, big);
+	m.build_id = NULL;
 	if (m.end <= m.start)
 		return false;
 	name = rec_string(b + at, n - at, &len);
@@ -302,6 +304,15 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	p = get_proc(ps, pid);
 	if (!m.name || !p)
 		return false;
+	/*
+	 * The build id the kernel gave, kept with the mapping: a process
+	 * forked later has the mapping too, and the file may have changed
+	 * by the time it is read.
+	 */
+	if (type == PERF_RECORD_MMAP2 &&
+	    (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    build_id(ps, type, misc, b, m.name))
+		m.build_id = intern(ps, ps->build_id, strlen(ps->build_id));
 	m.id = ++ps->next_id;
 	add_map(ps, p, &m);
 	sys->kind = EHD_SYSTEM_MAPPING;
@@ -311,7 +322,8 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	sys->end = m.end;
 	sys->file_offset = m.pgoff;
 	sys->file_name = m.name;
-	sys->build_id = build_id(ps, type, misc, b, m.name);
+	sys->build_id = m.build_id ? m.build_id :
+			build_id(ps, type, misc, b, m.name);
 	return true;
 }
 
@@ -434,7 +446,8 @@ bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
 	sys->end = m->end;
 	sys->file_offset = m->pgoff;
 	sys->file_name = m->name;
-	sys->build_id = build_id(ps, 0, 0, NULL, m->name);
+	sys->build_id = m->build_id ? m->build_id :
+			build_id(ps, 0, 0, NULL, m->name);
 	return true;
 }
 
@@ -445,7 +458,7 @@ void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
 			      const char *name, size_t len)
 {
 	struct proc *p = get_proc(ps, pid);
-	struct map m = { start, end, pgoff, id, intern(ps, name, len) };
+	struct map m = { start, end, pgoff, id, intern(ps, name, len), NULL };
 
 	ps->given = true;
 	if (p && m.name && end > start)
