@@ -530,6 +530,30 @@ static void test_size_limit(void **state)
 	}
 }
 
+/*
+ * A trace without a single event (a recording where nothing happened, the
+ * first file of --switch-output before any came) is still valid: its sync
+ * time is not tick 0.
+ */
+static void test_no_events(void **state)
+{
+	struct ehd_trace_info info = { .clockid = 1 };
+	int fd = memfd_create("empty", 0), err;
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	char *back;
+
+	(void)state;
+	assert_non_null(w);
+	assert_int_equal(ehd_writer_begin_trace(w, "empty", &info), 0);
+	assert_int_equal(ehd_writer_close(w), 0);
+	ehd_writer_free(w);
+	back = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	assert_string_equal(back, "");
+	free(back);
+	close(fd);
+}
+
 /* Pitfalls 10, 11: too-large payloads skipped, long stacks cut; counted. */
 static void test_limits_counted(void **state)
 {
@@ -1329,6 +1353,7 @@ int main(void)
 		cmocka_unit_test(test_windows_round_trip),
 		cmocka_unit_test(test_limits_counted),
 		cmocka_unit_test(test_size_limit),
+		cmocka_unit_test(test_no_events),
 		cmocka_unit_test(test_pipe_counts),
 		cmocka_unit_test(test_json_whole_stack),
 		cmocka_unit_test(test_metadata_ids),

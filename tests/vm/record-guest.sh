@@ -38,7 +38,8 @@ TEST_TIMES=1
 
 echo "guest: Linux $(uname -r), $(nproc) CPUs"
 
-# who FILE: "WHO PID COUNT" lines of the EhVmAim events of a recording.
+# who FILE: "WHO PID COUNT" lines of the EhVmAim events of a recording;
+# the status of ehdecode --strict (its messages in dec.err).
 who() {
 	"$dec" --strict -F jsonl "$@" 2>"$t/dec.err" | python3 -c '
 import collections, json, sys
@@ -49,6 +50,7 @@ for line in sys.stdin:
 		c[(e["who"], e["meta"]["pid"])] += 1
 for (w, p), n in sorted(c.items()):
 	print(w, p, n)'
+	return "${PIPESTATUS[0]}"
 }
 
 # 1. Two producers, -p one of them.
@@ -149,8 +151,9 @@ for fmt in nettrace perf; do
 	files=$(ls sw | wc -l)
 	total=0 broken=
 	for f in sw/*; do
-		who "$f" >who.txt || broken="$broken ${f##*/}"
-		[ -s dec.err ] && broken="$broken ${f##*/}"
+		# (losses elsewhere, said on stderr, are no damage)
+		who "$f" >who.txt ||
+			broken="$broken ${f##*/}($(grep -v -e 'lost' dec.err | head -n 1))"
 		total=$((total + $(awk '{ n += $3 } END { print n + 0 }' who.txt)))
 	done
 	if [ "$files" -ge 3 ] && [ -z "$broken" ] && [ "$total" = "$main" ]; then

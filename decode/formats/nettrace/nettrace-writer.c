@@ -467,7 +467,7 @@ static void write_trace(struct ehd__ntw *w)
 	 * TraceEvent takes a sync time of tick 0 for none (and asserts): the
 	 * sync point is the first event's tick, never 0 (see hold_event()).
 	 */
-	sync_ticks = w->min_ticks;
+	sync_ticks = w->min_ticks ? w->min_ticks : 1;	/* no event: 1 */
 	if (utc) {
 		sync_utc = (w->min_ticks + w->clock_offset) / 1000000 * 1000000;
 		sync_ticks = sync_utc - w->clock_offset;
