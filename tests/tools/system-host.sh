@@ -134,7 +134,8 @@ fi
 # Once per mapping, before the first sample that needs it.
 nsym=$(grep -c "^{\"n\":\"Universal.System:ProcessSymbol\",\"Id\":[0-9]*,\"MappingId\":${spin_map:-none},.*\"Name\":\"spin_hot_loop\"" "$tmp/n.jsonl")
 at_sym=$(grep -n -m 1 "^{\"n\":\"Universal.System:ProcessSymbol\",\"Id\":[0-9]*,\"MappingId\":${spin_map:-none},.*\"Name\":\"spin_hot_loop\"" "$tmp/n.jsonl" | cut -d: -f1)
-at_use=$(grep -n -m 1 '^{"n":"Universal.Events:cpu".*spin_hot_loop' "$tmp/n.jsonl" | cut -d: -f1)
+# (spin's own samples: other tests may run copies of spin meanwhile)
+at_use=$(grep -n -m 1 "^{\"n\":\"Universal.Events:cpu\".*\"pid\":$pid,.*spin_hot_loop" "$tmp/n.jsonl" | cut -d: -f1)
 if [ "$nsym" = 1 ] && [ -n "$at_sym" ] && [ -n "$at_use" ] && [ "$at_sym" -lt "$at_use" ]; then
 	ok "nettrace: spin_hot_loop named once (event $at_sym), before the first sample in it (event $at_use)"
 else
