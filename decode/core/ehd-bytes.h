@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ehd-bytes.h - reading numbers out of event bytes (libehdecode, private)
+ * ehd-bytes.h - reading numbers out of event bytes and /proc names, and
+ * writing bytes as hex (libehdecode, private)
  */
 #ifndef EHD_BYTES_H
 #define EHD_BYTES_H
@@ -27,6 +28,34 @@ static inline uint64_t ehd__load_uint(const uint8_t *p, unsigned int size,
 	for (i = 0; i < size; i++)
 		v |= (uint64_t)p[i] << (big ? 8 * (size - 1 - i) : 8 * i);
 	return v;
+}
+
+/* The decimal id a /proc entry is named by (a pid), or 0 for any other. */
+static inline uint32_t ehd__proc_id(const char *s)
+{
+	uint64_t v = 0;
+
+	if (*s < '1' || *s > '9')
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > UINT32_MAX / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	return v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
+/* @n bytes at @p as lowercase hex in @out (2 * @n characters and a NUL). */
+static inline void ehd__hex(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = 0;
 }
 
 /*

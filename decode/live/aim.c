@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/ehd-bytes.h"
 #include "live/aim.h"
 
 /* A growing array of pids. */
@@ -42,17 +43,6 @@ static bool has(const struct pids *p, pid_t pid)
 		if (p->v[i] == pid)
 			return true;
 	return false;
-}
-
-static pid_t dir_pid(const char *name)
-{
-	char *end;
-	long v;
-
-	if (*name < '1' || *name > '9')
-		return 0;
-	v = strtol(name, &end, 10);
-	return *end || v <= 0 || v > 0x7fffffff ? 0 : (pid_t)v;
 }
 
 /*
@@ -97,7 +87,7 @@ static int add_children(struct pids *p)
 	if (!d)
 		return 0;
 	while ((de = readdir(d)) && !err) {
-		pid_t pid = dir_pid(de->d_name), tgid, ppid;
+		pid_t pid = (pid_t)ehd__proc_id(de->d_name), tgid, ppid;
 
 		if (pid && proc_ids(pid, &tgid, &ppid) && tgid == pid) {
 			err = push(&all, pid);
@@ -133,7 +123,7 @@ static int add_threads(struct pids *t, pid_t pid)
 	if (!d)
 		return 0;	/* gone */
 	while ((de = readdir(d)) && !err) {
-		pid_t tid = dir_pid(de->d_name);
+		pid_t tid = (pid_t)ehd__proc_id(de->d_name);
 
 		if (tid)
 			err = push(t, tid);

@@ -260,16 +260,11 @@ static const char *rec_string(const uint8_t *p, size_t n, size_t *len)
 static const char *build_id(struct ehd__procs *ps, uint32_t type,
 			    uint16_t misc, const uint8_t *b, const char *name)
 {
-	static const char digits[] = "0123456789abcdef";
-	unsigned int i, n;
+	unsigned int n;
 
 	if (type == PERF_RECORD_MMAP2 && (misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		n = b[32] <= 20 ? b[32] : 20;
-		for (i = 0; i < n; i++) {
-			ps->build_id[2 * i] = digits[b[36 + i] >> 4];
-			ps->build_id[2 * i + 1] = digits[b[36 + i] & 15];
-		}
-		ps->build_id[2 * n] = 0;
+		ehd__hex(b + 36, n, ps->build_id);
 		return n ? ps->build_id : NULL;
 	}
 	if (name[0] != '/' || ehd__syms_build_id(ps->syms, name, ps->build_id) <= 0)

@@ -33,6 +33,7 @@
 #include <libiberty/demangle.h>
 #include <lzma.h>
 
+#include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
 #include "system/symbols.h"
 
@@ -489,21 +490,16 @@ static bool try_debug_file(struct file *f, const char *path, bool check_crc,
  */
 static int read_debug_file(struct file *f, Elf *elf)
 {
-	static const char digits[] = "0123456789abcdef";
 	const char *dir = getenv("EHD_DEBUG_DIR"), *link, *slash;
 	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
 	GElf_Word crc;
-	int i, err = 0;
+	int err = 0;
 	int n;
 
 	if (!dir || !*dir)
 		dir = DEBUG_DIR;
 	if (f->build_id_len >= 2) {
-		for (i = 0; i < f->build_id_len; i++) {
-			hex[2 * i] = digits[f->build_id[i] >> 4];
-			hex[2 * i + 1] = digits[f->build_id[i] & 15];
-		}
-		hex[2 * i] = 0;
+		ehd__hex(f->build_id, (size_t)f->build_id_len, hex);
 		n = snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug",
 			     dir, hex, hex + 2);
 		if (n > 0 && (size_t)n < sizeof(path) &&
@@ -804,9 +800,8 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 
 int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
 {
-	static const char digits[] = "0123456789abcdef";
 	struct file *f;
-	int err, i;
+	int err;
 
 	if (!path)
 		return -ENOENT;
@@ -815,11 +810,7 @@ int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
 		return err;
 	if (!f->build_id_len)
 		return -ENOENT;
-	for (i = 0; i < f->build_id_len; i++) {
-		hex[2 * i] = digits[f->build_id[i] >> 4];
-		hex[2 * i + 1] = digits[f->build_id[i] & 15];
-	}
-	hex[2 * i] = 0;
+	ehd__hex(f->build_id, (size_t)f->build_id_len, hex);
 	return f->build_id_len;
 }
 

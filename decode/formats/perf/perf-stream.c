@@ -42,6 +42,7 @@
 #include <tracefs.h>
 
 #include "core/ehd-buf.h"
+#include "core/ehd-bytes.h"
 #include "core/io.h"
 #include "formats/perf/perf-file.h"
 #include "formats/perf/perf-stream.h"
@@ -549,21 +550,6 @@ void ehd__ps_features(struct ehd_buf *b, const struct ehd__ps_machine *m)
 
 /* ---- threads ------------------------------------------------------------- */
 
-/* A decimal id of a /proc entry, or 0 for anything else. */
-static uint32_t proc_id(const char *s)
-{
-	unsigned long v = 0;
-
-	if (*s < '1' || *s > '9')
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > UINT32_MAX / 10)
-			return 0;
-		v = v * 10 + (unsigned long)(*s - '0');
-	}
-	return v <= UINT32_MAX ? (uint32_t)v : 0;
-}
-
 static void put_sample_id(struct ehd_buf *b,
 			  const struct ehd__ps_sample_id *sid, uint32_t pid,
 			  uint32_t tid)
@@ -717,7 +703,7 @@ static size_t put_process(struct ehd_buf *b, const struct ehd__ps_sample_id *sid
 		return 0;
 	}
 	while ((te = readdir(task))) {
-		tid = proc_id(te->d_name);
+		tid = ehd__proc_id(te->d_name);
 		if (!tid || !read_comm(dirfd(task), tid, comm))
 			continue;
 		put_comm(b, sid, pid, tid, comm);
@@ -748,7 +734,7 @@ size_t ehd__ps_threads(struct ehd_buf *b, const struct ehd__ps_sample_id *sid,
 					     &cap);
 	} else {
 		while ((pe = readdir(proc))) {
-			pid = proc_id(pe->d_name);
+			pid = ehd__proc_id(pe->d_name);
 			if (pid)
 				count += put_process(b, sid, dirfd(proc), pid,
 						     maps, &line, &cap);
