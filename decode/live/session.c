@@ -107,6 +107,13 @@ struct ehd_session {
 	pid_t *pids;		/* the processes aimed at (none: every one) */
 	size_t npids;
 	bool children;		/* and the processes they start */
+	/*
+	 * Their processes and threads from /proc, read once for the start
+	 * (every event opened on them, and their description); a tracepoint
+	 * found later reads them again.
+	 */
+	struct ehd__aim_now aim;
+	bool aim_read;
 	int *only_cpus;		/* the CPUs to record (none: every one) */
 	size_t nonly_cpus;
 	uint64_t max_size;	/* of the output file; 0: no bound */
@@ -548,6 +555,7 @@ EHD_API void ehd_session_free(struct ehd_session *s)
 	set_free(&s->clock);
 	set_free(&s->side);
 	free(s->pids);
+	ehd__aim_free(&s->aim);
 	free(s->only_cpus);
 	for (i = 0; i < s->nrings; i++) {
 		if (s->rings[i].base)
@@ -897,6 +905,21 @@ static int open_rings(struct ehd_session *s)
 }
 
 /*
+ * The aim's processes and threads now: read once for the start, again for
+ * each later use (s->aim_read is cleared once started).
+ */
+static int read_aim(struct ehd_session *s)
+{
+	if (s->aim_read)
+		return 0;
+	ehd__aim_free(&s->aim);
+	if (ehd__aim_read(s->pids, s->npids, s->children, &s->aim))
+		return fail(s, -ENOMEM, "out of memory");
+	s->aim_read = s->state == NEW;
+	return 0;
+}
+
+/*
  * Open @a into @e: on every ring, or in an aimed session on every ring for
  * each thread the aim has now (threads that end meanwhile are left out),
  * each event writing to its CPU's ring; with @filter, the kernel filter
@@ -906,27 +929,25 @@ static int set_open(struct ehd_session *s, struct evset *e,
 		    struct perf_event_attr *a, const char *what,
 		    const char *filter)
 {
-	struct ehd__aim_now now = { 0 };
 	size_t ntasks = 1, k, i, n;
 	int err = 0;
 
 	if (s->npids) {
-		if (ehd__aim_read(s->pids, s->npids, s->children, &now))
-			return fail(s, -ENOMEM, "out of memory");
-		ntasks = now.ntasks;
+		err = read_aim(s);
+		if (err)
+			return err;
+		ntasks = s->aim.ntasks;
 	}
 	n = ntasks * s->nrings;
 	e->fds = malloc((n ? n : 1) * sizeof(*e->fds));
 	e->ids = calloc(n ? n : 1, sizeof(*e->ids));
 	e->ring = calloc(n ? n : 1, sizeof(*e->ring));
 	e->lost_base = calloc(n ? n : 1, sizeof(*e->lost_base));
-	if (!e->fds || !e->ids || !e->ring || !e->lost_base) {
-		ehd__aim_free(&now);
+	if (!e->fds || !e->ids || !e->ring || !e->lost_base)
 		return fail(s, -ENOMEM, "out of memory");
-	}
 	for (k = 0; k < ntasks && !err; k++) {
 		for (i = 0; i < s->nrings && !err; i++) {
-			pid_t tid = s->npids ? now.tasks[k] : -1;
+			pid_t tid = s->npids ? s->aim.tasks[k] : -1;
 			int fd = perf_open(a, tid, s->rings[i].cpu);
 
 			if (fd < 0 && tid > 0 && errno == ESRCH)
@@ -952,7 +973,6 @@ static int set_open(struct ehd_session *s, struct evset *e,
 					   what, strerror(errno));
 		}
 	}
-	ehd__aim_free(&now);
 	return err;
 }
 
@@ -1284,14 +1304,12 @@ static int describe_session(struct ehd_session *s)
 	sid.id = s->rings[0].id;
 	sid.time = now_ns(s->clockid);
 	if (s->npids) {
-		struct ehd__aim_now now;
-
 		/* Only the aim's processes: nothing of the others. */
-		if (ehd__aim_read(s->pids, s->npids, s->children, &now))
-			return fail(s, -ENOMEM, "out of memory");
-		ehd__ps_threads(&s->out, &sid, s->maps, now.procs,
-				now.nprocs);
-		ehd__aim_free(&now);
+		err = read_aim(s);
+		if (err)
+			return err;
+		ehd__ps_threads(&s->out, &sid, s->maps, s->aim.procs,
+				s->aim.nprocs);
 	} else {
 		ehd__ps_threads(&s->out, &sid, s->maps, NULL, 0);
 	}
@@ -1429,6 +1447,7 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 				   strerror(-err));
 	}
 	s->state = STARTED;	/* so that free() stops what was enabled */
+	s->aim_read = false;	/* a tracepoint found later reads it again */
 	if (err) {
 		ehd_session_stop(s);
 		return err;
