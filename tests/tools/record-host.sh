@@ -119,6 +119,37 @@ for how in alone children; do
 	fi
 done
 
+# ehdecode -e takes the aim too.
+"$dec" -F jsonl -p "$a" --duration 1 -e sched:sched_switch >"$tmp/d.jsonl" \
+	2>"$tmp/err" || bad "ehdecode -e -p: exit $?: $(head -n 2 "$tmp/err")"
+pids "$tmp/d.jsonl" >"$tmp/pids"
+own=$(awk -v p="$a" '$1 == p { print $2 }' "$tmp/pids")
+if [ "${own:-0}" -ge 10 ] && [ "$(wc -l <"$tmp/pids")" = 1 ]; then
+	ok "ehdecode -e -p: $own events, all of $a"
+else
+	bad "ehdecode -e -p: $(tr '\n' ' ' <"$tmp/pids")"
+fi
+
+# --children also takes the processes started before the recording: a
+# shell whose busy child (a subshell) already runs.
+/bin/sh -c '(while :; do sleep 0.01; done) & wait' &
+busy+=($!)
+par=$!
+sleep 0.3
+kid=$(pgrep -P "$par" | head -n 1)
+"$rec" -q -F perf -o "$tmp/k.data" -p "$par" --children --duration 1 \
+	-e sched:sched_switch 2>"$tmp/err" ||
+	bad "--children (child started before): exit $?: $(head -n 2 "$tmp/err")"
+"$dec" --strict -F jsonl "$tmp/k.data" >"$tmp/k.jsonl" 2>"$tmp/err"
+pids "$tmp/k.jsonl" >"$tmp/pids"
+n=$(awk -v p="${kid:-none}" '$1 == p { print $2 }' "$tmp/pids")
+if [ -n "$kid" ] && [ "${n:-0}" -ge 10 ] && ! grep -q "^$b " "$tmp/pids"; then
+	ok "--children: $n events of $kid, started before the recording by $par"
+else
+	bad "--children: ${n:-0} events of the earlier child ${kid:-?}: $(tr '\n' ' ' <"$tmp/pids")"
+fi
+kill "$kid" 2>/dev/null
+
 # -p with --off-cpu, into nettrace: cswitch events and system events of
 # that process only.
 "$rec" -q -o "$tmp/p.nettrace" -p "$a" --off-cpu --duration 1 2>"$tmp/err" ||

@@ -85,6 +85,18 @@ done
 n=$(hot "$tmp/linked.data")
 [ "$n" -ge 50 ] && ok ".gnu_debuglink: $n stacks name spin_hot_loop from spin.debug" ||
 	bad ".gnu_debuglink: $n stacks name spin_hot_loop (want >= 50): $(head -n 1 "$tmp/dec.err")"
+# The other places a debug link is looked for: .debug/ beside the file,
+# and the debug folder with the file's own folder.
+mkdir -p "$tmp/.debug" "$tmp/dbg2$tmp"
+mv "$tmp/spin.debug" "$tmp/.debug/spin.debug"
+n=$(hot "$tmp/linked.data")
+[ "$n" -ge 50 ] && ok ".gnu_debuglink: $n stacks named from .debug/spin.debug" ||
+	bad ".gnu_debuglink: $n stacks named from .debug/ (want >= 50)"
+mv "$tmp/.debug/spin.debug" "$tmp/dbg2$tmp/spin.debug"
+n=$(hot "$tmp/linked.data" EHD_DEBUG_DIR="$tmp/dbg2")
+[ "$n" -ge 50 ] && ok ".gnu_debuglink: $n stacks named from EHD_DEBUG_DIR + its folder" ||
+	bad ".gnu_debuglink: $n stacks named from the debug folder (want >= 50)"
+mv "$tmp/dbg2$tmp/spin.debug" "$tmp/spin.debug"
 printf 'x' >>"$tmp/spin.debug"	# its CRC no longer matches
 n=$(hot "$tmp/linked.data")
 [ "$n" = 0 ] && ok ".gnu_debuglink: a debug file whose CRC differs is not used" ||
