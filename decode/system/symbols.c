@@ -619,7 +619,9 @@ static int open_elf(const struct file *f, int *fd, Elf **elf)
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
  * file descriptors), -ENOMEM.
  */
-static int load_file(struct file *f)
+static int symbols_of(struct file *f, Elf *elf);
+
+static int load_file(struct file *f, bool syms)
 {
 	Elf *elf;
 	int fd, err;
@@ -630,6 +632,8 @@ static int load_file(struct file *f)
 	err = read_segments(f, elf);
 	if (!err)
 		err = read_build_id(f, elf);
+	if (!err && syms)	/* (asked for a symbol: the same open) */
+		err = symbols_of(f, elf);
 	elf_end(elf);
 	close(fd);
 	return err;
@@ -641,7 +645,6 @@ static int load_file(struct file *f)
  */
 static int load_symbols(struct file *f)
 {
-	GElf_Shdr sh;
 	Elf *elf;
 	int fd, err;
 
@@ -650,9 +653,23 @@ static int load_symbols(struct file *f)
 	err = open_elf(f, &fd, &elf);
 	if (err == -EAGAIN)
 		return 0;	/* tried again next time */
-	f->syms_read = true;
-	if (err)
+	if (err) {
+		f->syms_read = true;
 		return 0;
+	}
+	err = symbols_of(f, elf);
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* The symbols of @f, open as @elf (see load_symbols()). */
+static int symbols_of(struct file *f, Elf *elf)
+{
+	GElf_Shdr sh;
+	int err = 0;
+
+	f->syms_read = true;
 	if (!find_symtab(elf, SHT_SYMTAB, &sh))
 		err = read_debug_file(f, elf);
 	if (!err && !f->syms.n) {
@@ -663,8 +680,6 @@ static int load_symbols(struct file *f)
 	}
 	if (!err)
 		end_sizeless(f);
-	elf_end(elf);
-	close(fd);
 	if (err)
 		symtab_free(&f->syms);
 	return err;
@@ -679,10 +694,11 @@ static void file_free(struct file *f)
 }
 
 /*
- * The file at @path, read when new, in *@fp.
+ * The file at @path, read when new (with its symbols when @syms), in *@fp.
  * Return: 0, -ENOENT (known not to be readable), -ENOMEM.
  */
-static int file_get(struct ehd__syms *sy, const char *path, struct file **fp)
+static int file_get(struct ehd__syms *sy, const char *path, bool syms,
+		    struct file **fp)
 {
 	size_t len = strlen(path), pos = 0;
 	uint64_t key = ehd__hash_bytes(path, len, 0);
@@ -713,7 +729,7 @@ static int file_get(struct ehd__syms *sy, const char *path, struct file **fp)
 	if (!f->path)
 		return -ENOMEM;
 	f->demangle = !sy->raw_names;
-	err = load_file(f);
+	err = load_file(f, syms);
 	if (err == -ENOENT) {		/* remembered: not read again */
 		free(f->segs);
 		symtab_free(&f->syms);
@@ -765,9 +781,9 @@ int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
 	s->addr = off;
 	if (!path)
 		return -ENOENT;
-	err = file_get(sy, path, &f);
+	err = file_get(sy, path, true, &f);
 	if (!err)
-		err = load_symbols(f);
+		err = load_symbols(f);	/* (a file known before without them) */
 	if (err)
 		return err;
 	s->addr = file_addr(f, off);
@@ -784,7 +800,7 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 
 	if (!path)
 		return -ENOENT;
-	err = file_get(sy, path, &f);
+	err = file_get(sy, path, false, &f);
 	if (err)
 		return err;
 	for (i = 0; i < f->nsegs; i++) {
@@ -805,7 +821,7 @@ int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
 
 	if (!path)
 		return -ENOENT;
-	err = file_get(sy, path, &f);
+	err = file_get(sy, path, false, &f);
 	if (err)
 		return err;
 	if (!f->build_id_len)
