@@ -80,6 +80,9 @@ for f in /sys/class/virtio-ports/*/name; do
 done
 [ -c "$out" ] || die "no virtio port eh.out (kernel without CONFIG_VIRTIO_CONSOLE?)"
 
+# "started" tells the host that a crash from here on is not a boot failure
+# it may retry.
+: >/run/eh/ctl/started
 /bin/bash /run/eh/ctl/cmd </dev/null >"$out" 2>&1
 echo $? >/run/eh/ctl/rc
 halt_vm

@@ -32,6 +32,9 @@
 #              jiffies, and so does its accounting of CPU time
 #   --check    exit 0 if a VM can be started here, else print why, exit 1
 #
+# A qemu that crashes before the command starts is started again (twice at
+# most).
+#
 # Exit status: the command's; 124 if the time limit was hit; 125 if the VM
 # could not be started or ended without running the command (the end of
 # the kernel log is printed then).
@@ -211,36 +214,52 @@ cmdline+=" init=/bin/sh -- $here/guest-init.sh"
 # faster under TCG than a serial console) into a FIFO that cat copies to our
 # stdout. qemu's "pipe" chardev reads NAME.in and writes NAME.out.
 mkfifo "$ctl/out.in" "$ctl/out.out" || fail "mkfifo failed"
-cat "$ctl/out.out" &
-reader_pid=$!
 
-# The kernel has no ACPI: it finds CPUs in the BIOS's MP table, which lists
-# one per socket, hence one core per socket.
-timeout -k 5 "$limit" "$qemu" -nodefaults -no-user-config -display none \
-	-no-reboot -machine pc "${accel_opts[@]}" -cpu max \
-	-smp "$cpus,sockets=$cpus,cores=1,threads=1" -m "$mem" \
-	-kernel "$kernel" -append "$cmdline" \
-	-serial "file:$ctl/console.log" \
-	-device virtio-serial-pci \
-	-chardev "pipe,id=ehout,path=$ctl/out" \
-	-device virtserialport,chardev=ehout,name=eh.out \
-	-virtfs "local,path=/,mount_tag=ehroot,security_model=none,readonly=on,multidevs=remap" \
-	-virtfs "local,path=$ctl,mount_tag=ehctl,security_model=none" \
-	"${share_opts[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
-qemu_pid=$!
-wait "$qemu_pid"
-qemu_rc=$?
-qemu_pid=
+# boot: run qemu once; sets qemu_rc.
+boot() {
+	rm -f "$ctl/console.log" "$ctl/qemu.log" "$ctl/started" "$ctl/rc"
+	cat "$ctl/out.out" &
+	reader_pid=$!
 
-# With qemu gone the FIFO has no writer and cat ends. If qemu never opened
-# it, cat still waits in open(): opening and closing it read-write (which
-# does not block) lets cat go on to end of file.
-if kill -0 "$reader_pid" 2>/dev/null; then
-	exec 9<>"$ctl/out.out"
-	exec 9>&-
-fi
-wait "$reader_pid"
-reader_pid=
+	# The kernel has no ACPI: it finds CPUs in the BIOS's MP table, which
+	# lists one per socket, hence one core per socket.
+	timeout -k 5 "$limit" "$qemu" -nodefaults -no-user-config -display none \
+		-no-reboot -machine pc "${accel_opts[@]}" -cpu max \
+		-smp "$cpus,sockets=$cpus,cores=1,threads=1" -m "$mem" \
+		-kernel "$kernel" -append "$cmdline" \
+		-serial "file:$ctl/console.log" \
+		-device virtio-serial-pci \
+		-chardev "pipe,id=ehout,path=$ctl/out" \
+		-device virtserialport,chardev=ehout,name=eh.out \
+		-virtfs "local,path=/,mount_tag=ehroot,security_model=none,readonly=on,multidevs=remap" \
+		-virtfs "local,path=$ctl,mount_tag=ehctl,security_model=none" \
+		"${share_opts[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
+	qemu_pid=$!
+	wait "$qemu_pid"
+	qemu_rc=$?
+	qemu_pid=
+
+	# With qemu gone the FIFO has no writer and cat ends. If qemu never
+	# opened it, cat still waits in open(): opening and closing it
+	# read-write (which does not block) lets cat go on to end of file.
+	if kill -0 "$reader_pid" 2>/dev/null; then
+		exec 9<>"$ctl/out.out"
+		exec 9>&-
+	fi
+	wait "$reader_pid"
+	reader_pid=
+}
+
+# qemu itself has been seen to crash (SIGSEGV) while the guest boots, once
+# in many runs on a loaded CI machine. Such a crash, before the command has
+# started, is retried twice; a crash after it is the command's failure.
+for attempt in 1 2 3; do
+	boot
+	[ "$qemu_rc" -gt 128 ] && [ "$qemu_rc" -ne 137 ] &&
+		! [ -e "$ctl/started" ] || break
+	[ "$attempt" -lt 3 ] &&
+		echo "$me: qemu ended by signal $((qemu_rc - 128)) before the command started; booting again" >&2
+done
 
 show_logs() {
 	echo "--- qemu (exit status $qemu_rc) ---" >&2
