@@ -6,15 +6,17 @@
  *
  * A file is read the first time it is asked about: its loadable segments
  * and its build id, all that mappings and their metadata need. Its
- * symbols are read only when a symbol of it is asked for (a stack hits
+ * functions are read only when a symbol of it is asked for (a stack hits
  * it), sorted by address with one symbol per address: the file's .symtab;
  * without one, those of its separate debug file (found by build id, then
  * by .gnu_debuglink: see read_debug_file()); without that, its .dynsym
- * with the symbols of its .gnu_debugdata (xz, liblzma).
- * The
- * names are copied into one block per file, and the file is closed then,
- * so that a process with many mapped files costs no file descriptors. A
- * file that cannot be read is kept too, as such, and not tried again.
+ * with the symbols of its .gnu_debugdata (xz, liblzma). A table keeps
+ * addresses only: a name is read from the file's string table when it is
+ * first asked for (see struct symtab), so that a large C++ program costs
+ * 16 bytes a function and its names are not all demangled. The file is
+ * closed in between, so that a process with many mapped files costs no
+ * file descriptors. A file that cannot be read is kept too, as such, and
+ * not tried again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,22 +44,46 @@
 #define DEBUGDATA_MAX (64u << 20)	/* .gnu_debugdata, decompressed */
 #define JIT_RETRY_NS 1000000000ull	/* a perf map looked at again after */
 #define KERNEL_PAGE 4096ull
+#define NAME_MAX_BYTES (64u << 10)	/* longest symbol name read */
 
-/* A symbol: it covers start..end - 1. */
+/*
+ * A symbol: it covers start..start + its size - 1. Its size, whether the
+ * table gave it, whether its name is kept and its rank (the higher, the
+ * better at a shared address) share one word: 16 bytes a symbol, as a
+ * kernel has some 100,000 of them.
+ */
 struct sym {
 	uint64_t start;
-	uint64_t end;		/* (while added: start + its size, or 0) */
-	uint32_t name;		/* offset in the names of its table */
-	uint32_t order;		/* in the table: the first of equals wins */
-	uint16_t rank;		/* the higher, the better at a shared address */
-	bool sized;		/* the table gave its size */
+	uint32_t name;		/* see struct symtab */
+	uint32_t bits;		/* SYM_SIZE | SYM_SIZED | SYM_KEPT | rank */
 };
 
+#define SYM_SIZE ((1u << 25) - 1)	/* larger sizes are cut to this */
+#define SYM_SIZED (1u << 25)		/* the table gave the size */
+#define SYM_KEPT (1u << 26)		/* name: an index in kept[] */
+#define SYM_RANK_SHIFT 27		/* rank: 0..31 */
+
+/*
+ * A sorted symbol table. A symbol's name is where @names says (the
+ * names of kallsyms and perf maps, read in whole), or, when @src is set,
+ * that of entry @name of the ELF symbol table at @src_syms in file @src:
+ * such a name is read from the file when it is first asked for,
+ * demangled when @demangle, and kept then (SYM_KEPT). The names of a
+ * large table are thus never all in memory.
+ */
 struct symtab {
 	struct sym *v;
 	size_t n, cap;
 	char *names;
 	size_t names_len, names_cap;
+	char **kept;			/* names read, as given out */
+	size_t nkept, kept_cap;
+	char *src;			/* NULL: names in @names */
+	uint64_t src_syms, src_entsize;	/* its symbol table */
+	uint64_t src_off, src_size;	/* its string table */
+	bool src_swap;			/* not in our byte order */
+	struct stat src_st;		/* @src as read: not another file */
+	bool demangle;
 };
 
 /* A loadable segment: file offsets off.. are addresses vaddr.. */
@@ -109,30 +135,129 @@ static bool transient(int e)
 
 /* ---- sorted symbol tables ---- */
 
+/* Whether @size bytes at @off are in the file of @st. */
+static bool in_file(const struct stat *st, uint64_t off, uint64_t size)
+{
+	return off <= (uint64_t)st->st_size &&
+	       size <= (uint64_t)st->st_size - off;
+}
+
 static void symtab_free(struct symtab *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nkept; i++)
+		free(t->kept[i]);
+	free(t->kept);
 	free(t->v);
 	free(t->names);
+	free(t->src);
 	memset(t, 0, sizeof(*t));
 }
 
-/* Add symbol @name (@len bytes, no NUL needed); 0 or -ENOMEM. */
+static uint64_t sym_size(const struct sym *s)
+{
+	return s->bits & SYM_SIZE;
+}
+
+static uint64_t sym_end(const struct sym *s)
+{
+	return s->start + sym_size(s);
+}
+
+/* Make @s end at @end (at most SYM_SIZE past its start). */
+static void sym_set_end(struct sym *s, uint64_t end)
+{
+	uint64_t size = end - s->start;
+
+	if (size > SYM_SIZE)
+		size = SYM_SIZE;
+	s->bits = (s->bits & ~SYM_SIZE) | (uint32_t)size;
+}
+
+static unsigned int sym_rank(const struct sym *s)
+{
+	return s->bits >> SYM_RANK_SHIFT;
+}
+
+/* Room for one more symbol at t->v[t->n]; 0 or -ENOMEM. */
+static int symtab_grow(struct symtab *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 256;
+	struct sym *v;
+
+	if (t->n < t->cap)
+		return 0;
+	if (cap > UINT32_MAX)
+		return -ENOMEM;
+	v = realloc(t->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	t->cap = cap;
+	return 0;
+}
+
+/* A symbol of @size bytes (0: not given) at @start, named @name. */
+static struct sym *symtab_push(struct symtab *t, uint64_t start,
+			       uint64_t size, uint32_t name, unsigned int rank)
+{
+	struct sym *s = &t->v[t->n++];
+
+	s->start = start;
+	s->name = name;
+	s->bits = rank << SYM_RANK_SHIFT;
+	if (size)
+		s->bits |= SYM_SIZED;
+	if (size > UINT64_MAX - start)
+		size = UINT64_MAX - start;
+	sym_set_end(s, start + size);
+	return s;
+}
+
+/* Keep @name (taken: freed here on failure) as @s's; 0 or -ENOMEM. */
+static int sym_keep(struct symtab *t, struct sym *s, char *name)
+{
+	if (!name)
+		return -ENOMEM;
+	if (t->nkept == t->kept_cap) {
+		size_t cap = t->kept_cap ? 2 * t->kept_cap : 16;
+		char **v = cap <= UINT32_MAX ?
+			   realloc(t->kept, cap * sizeof(*v)) : NULL;
+
+		if (!v) {
+			free(name);
+			return -ENOMEM;
+		}
+		t->kept = v;
+		t->kept_cap = cap;
+	}
+	s->name = (uint32_t)t->nkept;
+	s->bits |= SYM_KEPT;
+	t->kept[t->nkept++] = name;
+	return 0;
+}
+
+/*
+ * @name demangled when it is a C++ or Rust name and @demangle is set
+ * (Itanium "_Z...", Rust legacy "_ZN...17h<hash>E" and v0 "_R...";
+ * libiberty); else a copy. NULL: out of memory.
+ */
+static char *name_dup(const char *name, bool demangle)
+{
+	char *d = NULL;
+
+	if (demangle && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
+		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	return d ? d : strdup(name);
+}
+
+/* Add symbol @name (@len bytes, no NUL needed) to @names; 0 or -ENOMEM. */
 static int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 		      const char *name, size_t len, unsigned int rank)
 {
-	struct sym *s;
-
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-
-		if (cap > UINT32_MAX)
-			return -ENOMEM;
-		s = realloc(t->v, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		t->v = s;
-		t->cap = cap;
-	}
+	if (symtab_grow(t))
+		return -ENOMEM;
 	if (len + 1 > t->names_cap - t->names_len) {
 		size_t cap = t->names_cap ? t->names_cap : 4096;
 		char *p;
@@ -147,37 +272,34 @@ static int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 		t->names = p;
 		t->names_cap = cap;
 	}
-	s = &t->v[t->n];
-	s->start = start;
-	s->end = 0;
-	s->sized = size != 0;
-	s->end = !size ? 0 : size > UINT64_MAX - start ? UINT64_MAX :
-		 start + size;
-	s->name = (uint32_t)t->names_len;
-	s->rank = (uint16_t)rank;
-	s->order = (uint32_t)t->n;
-	t->n++;
+	symtab_push(t, start, size, (uint32_t)t->names_len, rank);
 	memcpy(t->names + t->names_len, name, len);
 	t->names[t->names_len + len] = 0;
 	t->names_len += len + 1;
 	return 0;
 }
 
+/*
+ * By address, the best rank first, then the first added (offsets in
+ * @names and entries of @src grow as they are added).
+ */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank > y->rank ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	if (sym_rank(x) != sym_rank(y))
+		return sym_rank(x) > sym_rank(y) ? -1 : 1;
+	if ((x->bits ^ y->bits) & SYM_KEPT)
+		return x->bits & SYM_KEPT ? 1 : -1;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
 /*
  * Sort the table and keep the best symbol of each address. A symbol with
- * a size ends there; one without ends at the next symbol (UINT64_MAX for
- * the last): the caller may shorten those.
+ * a size ends there; one without ends at the next symbol (SYM_SIZE past
+ * its start for the last): the caller may shorten those.
  */
 static void symtab_finish(struct symtab *t)
 {
@@ -188,15 +310,21 @@ static void symtab_finish(struct symtab *t)
 	if (!t->n)
 		return;
 	qsort(t->v, t->n, sizeof(*t->v), sym_cmp);
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		if (!n || t->v[i].start != t->v[n - 1].start)
 			t->v[n++] = t->v[i];
+		else if (t->v[i].bits & SYM_KEPT) {	/* never given out */
+			free(t->kept[t->v[i].name]);
+			t->kept[t->v[i].name] = NULL;
+		}
+	}
 	t->n = n;
 	for (i = 0; i < n; i++) {
 		struct sym *s = &t->v[i];
 
-		if (!s->sized)
-			s->end = i + 1 < n ? t->v[i + 1].start : UINT64_MAX;
+		if (!(s->bits & SYM_SIZED))
+			sym_set_end(s, i + 1 < n ? t->v[i + 1].start :
+				    UINT64_MAX);
 	}
 	/* What the tables grew by and does not hold is given back. */
 	v = realloc(t->v, n * sizeof(*t->v));
@@ -215,7 +343,7 @@ static void symtab_finish(struct symtab *t)
  * The symbol that covers @addr, or NULL. The innermost one wins when
  * symbols nest; a few are looked at before @addr, not all of them.
  */
-static const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
+static struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n, i;
 
@@ -228,22 +356,110 @@ static const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 			hi = mid;
 	}
 	for (i = lo; i > 0 && lo - i < 16; i--)
-		if (addr < t->v[i - 1].end)
+		if (addr < sym_end(&t->v[i - 1]))
 			return &t->v[i - 1];
 	return NULL;
 }
 
-/* Fill @s (its addr set) from table @t. */
-static void symtab_describe(const struct symtab *t, struct ehd__sym *s)
+/*
+ * Read the name of @s from @t->src (its symbol's st_name, the first word
+ * of an ELF32 and an ELF64 symbol alike, then that string), if the file
+ * is still the one read. NULL when it cannot be had.
+ */
+static char *read_src_name(const struct symtab *t, const struct sym *s)
 {
-	const struct sym *f = symtab_find(t, s->addr);
+	char *buf = NULL, *p, *name = NULL;
+	size_t len = 0, cap = 0;
+	uint32_t at;
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	fd = open(t->src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || st.st_dev != t->src_st.st_dev ||
+	    st.st_ino != t->src_st.st_ino ||
+	    st.st_size != t->src_st.st_size ||
+	    st.st_mtim.tv_sec != t->src_st.st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != t->src_st.st_mtim.tv_nsec ||
+	    pread(fd, &at, sizeof(at), (off_t)(t->src_syms +
+					      s->name * t->src_entsize)) !=
+	    sizeof(at))
+		goto out;
+	if (t->src_swap)
+		at = __builtin_bswap32(at);
+	if (at >= t->src_size)
+		goto out;
+	for (;;) {
+		uint64_t left = t->src_size - at - len;
+
+		if (!left || cap > NAME_MAX_BYTES)
+			goto out;	/* not terminated in the table */
+		if (len == cap) {
+			cap = cap ? 2 * cap : 256;
+			p = realloc(buf, cap);
+			if (!p)
+				goto out;
+			buf = p;
+		}
+		got = pread(fd, buf + len, cap - len < left ? cap - len : left,
+			    (off_t)(t->src_off + at + len));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			goto out;
+		p = memchr(buf + len, 0, (size_t)got);
+		len += (size_t)got;
+		if (p)
+			break;
+	}
+	name = buf[0] ? name_dup(buf, t->demangle) : NULL;
+out:
+	free(buf);
+	close(fd);
+	return name;
+}
+
+/*
+ * The name of @s, read when first asked for (see struct symtab), or
+ * NULL. A name that cannot be read is kept empty: not tried again.
+ * Return: 0, or -ENOMEM.
+ */
+static int sym_name(struct symtab *t, struct sym *s, const char **name)
+{
+	char *got;
+
+	*name = NULL;
+	if (!(s->bits & SYM_KEPT)) {
+		if (!t->src) {
+			*name = t->names + s->name;
+			return 0;
+		}
+		got = read_src_name(t, s);
+		if (sym_keep(t, s, got ? got : strdup("")))
+			return -ENOMEM;
+	}
+	if (t->kept[s->name][0])
+		*name = t->kept[s->name];
+	return 0;
+}
+
+/* @s->addr's symbol in @t; 0 (@s->name NULL when none), or -ENOMEM. */
+static int symtab_describe(struct symtab *t, struct ehd__sym *s)
+{
+	struct sym *f = symtab_find(t, s->addr);
+	int err;
 
 	if (!f)
-		return;
-	s->name = t->names + f->name;
+		return 0;
+	err = sym_name(t, f, &s->name);
+	if (err || !s->name)
+		return err;
 	s->start = f->start;
-	s->size = f->end != UINT64_MAX ? f->end - f->start : 0;
+	s->size = sym_size(f);
 	s->offset = s->addr - f->start;
+	return 0;
 }
 
 /* ---- ELF files ---- */
@@ -287,33 +503,59 @@ static Elf_Scn *find_symtab(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 }
 
 /*
- * Add ELF symbol @name to @f, its C++ or Rust name demangled when
- * @demangle (Itanium "_Z...", Rust legacy "_ZN...17h<hash>E" and v0
- * "_R..."); a name libiberty does not take stays as it is.
+ * Whether the names of symbol table @sh of @elf can be read later from
+ * file @fd at @path: the table and its strings are stored as they are
+ * (not compressed) inside the file. Sets @t's source then.
  */
-static int add_name(struct file *f, uint64_t start, uint64_t size,
-		    const char *name, unsigned int rank, bool demangle)
+static bool lazy_names(struct symtab *t, Elf *elf, const GElf_Shdr *sh,
+		       const char *path, int fd)
 {
-	char *d = NULL;
-	int err;
+	Elf_Scn *scn = elf_getscn(elf, sh->sh_link);
+	const char *ident = elf_getident(elf, NULL);
+	struct stat st;
+	GElf_Shdr str;
 
-	if (demangle && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
-		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
-	if (d)
-		name = d;
-	err = symtab_add(&f->syms, start, size, name, strlen(name), rank);
-	free(d);
-	return err;
+	if (!path || fd < 0 || !scn || !ident || !gelf_getshdr(scn, &str) ||
+	    str.sh_type != SHT_STRTAB || fstat(fd, &st) ||
+	    ((sh->sh_flags | str.sh_flags) & SHF_COMPRESSED) ||
+	    !in_file(&st, str.sh_offset, str.sh_size) ||
+	    !in_file(&st, sh->sh_offset, sh->sh_size) ||
+	    sh->sh_entsize < sizeof(uint32_t))
+		return false;
+	if (t->src && !t->n) {	/* (a debug file without functions) */
+		free(t->src);
+		t->src = NULL;
+	}
+	if (t->src)		/* one source a table */
+		return false;
+	t->src = strdup(path);
+	if (!t->src)
+		return false;
+	t->src_syms = sh->sh_offset;
+	t->src_entsize = sh->sh_entsize;
+	t->src_off = str.sh_offset;
+	t->src_size = str.sh_size;
+	t->src_swap = (ident[EI_DATA] == ELFDATA2MSB) !=
+		      (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	t->src_st = st;
+	return true;
 }
 
-/* Functions and objects with an address; globals first, then weaks. */
-static int read_symbols(struct file *f, Elf *elf)
+/*
+ * The functions of @elf's .symtab, else of its .dynsym, into @f; globals
+ * first, then weaks. @elf is open from @fd at @path, whose string table
+ * then gives their names when asked (see struct symtab); with @path NULL
+ * (an ELF image in memory) the names are copied now.
+ */
+static int read_symbols(struct file *f, Elf *elf, const char *path, int fd)
 {
 	Elf_Scn *scn;
 	Elf_Data *data;
 	GElf_Shdr sh;
 	GElf_Sym sym;
 	size_t i, n, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	struct symtab *t = &f->syms;
+	bool lazy;
 	int err;
 
 	scn = find_symtab(elf, SHT_SYMTAB, &sh);
@@ -324,34 +566,42 @@ static int read_symbols(struct file *f, Elf *elf)
 	data = elf_getdata(scn, NULL);
 	if (!data)
 		return 0;
+	t->demangle = f->demangle;
+	lazy = lazy_names(t, elf, &sh, path, fd);
 	n = data->d_size / entsize;
 	if (n > INT_MAX)		/* gelf_getsym() takes an int */
 		n = INT_MAX;
 	for (i = 1; i < n; i++) {	/* 0 is the null symbol */
 		unsigned int type, bind, rank;
 		const char *name;
+		struct sym *s;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
 		bind = GELF_ST_BIND(sym.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    type != STT_OBJECT)
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
-		if (sym.st_shndx == SHN_UNDEF || !sym.st_value)
+		if (sym.st_shndx == SHN_UNDEF || !sym.st_value || !sym.st_name)
 			continue;
-		name = elf_strptr(elf, sh.sh_link, sym.st_name);
-		if (!name || !*name)
+		name = lazy ? NULL : elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!lazy && (!name || !*name))
 			continue;
 		rank = bind == STB_GLOBAL ? 4 : bind == STB_WEAK ? 2 : 0;
-		rank += type != STT_OBJECT;
-		rank = 2 * rank + !!sym.st_size;
-		err = add_name(f, sym.st_value, sym.st_size, name, rank,
-			       f->demangle);
-		if (err)
-			return err;
+		rank += !!sym.st_size;
+		if (symtab_grow(t))
+			return -ENOMEM;
+		s = symtab_push(t, sym.st_value, sym.st_size, (uint32_t)i,
+				rank);
+		if (!lazy) {
+			err = sym_keep(t, s, name_dup(name, f->demangle));
+			if (err) {
+				t->n--;
+				return err;
+			}
+		}
 	}
-	symtab_finish(&f->syms);
+	symtab_finish(t);
 	return 0;
 }
 
@@ -379,16 +629,16 @@ static void end_sizeless(struct file *f)
 		const struct seg *g;
 		uint64_t end;
 
-		if (s->sized)
+		if (s->bits & SYM_SIZED)
 			continue;
 		g = seg_of_addr(f, s->start);
 		if (g) {
 			end = g->memsz > UINT64_MAX - g->vaddr ?
 			      UINT64_MAX : g->vaddr + g->memsz;
-			if (end < s->end)
-				s->end = end;
-		} else if (s->end == UINT64_MAX && s->start < UINT64_MAX) {
-			s->end = s->start + 1;
+			if (end < sym_end(s))
+				sym_set_end(s, end);
+		} else if (i + 1 == f->syms.n) {
+			sym_set_end(s, s->start + 1);
 		}
 	}
 }
@@ -473,7 +723,7 @@ static bool try_debug_file(struct file *f, const char *path, bool check_crc,
 		      !memcmp(id, f->build_id, (size_t)len));
 	}
 	if (ok) {
-		*err = read_symbols(f, elf);
+		*err = read_symbols(f, elf, path, fd);
 		ok = !*err && f->syms.n;
 	}
 	elf_end(elf);
@@ -580,7 +830,7 @@ static int read_debugdata(struct file *f, Elf *elf)
 	if (r == LZMA_STREAM_END) {
 		mini = elf_memory((char *)out, cap - z.avail_out);
 		if (mini && elf_kind(mini) == ELF_K_ELF)
-			err = read_symbols(f, mini);
+			err = read_symbols(f, mini, NULL, -1);
 		elf_end(mini);
 	}
 	lzma_end(&z);
@@ -619,7 +869,7 @@ static int open_elf(const struct file *f, int *fd, Elf **elf)
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
  * file descriptors), -ENOMEM.
  */
-static int symbols_of(struct file *f, Elf *elf);
+static int symbols_of(struct file *f, Elf *elf, int fd);
 
 static int load_file(struct file *f, bool syms)
 {
@@ -633,7 +883,7 @@ static int load_file(struct file *f, bool syms)
 	if (!err)
 		err = read_build_id(f, elf);
 	if (!err && syms)	/* (asked for a symbol: the same open) */
-		err = symbols_of(f, elf);
+		err = symbols_of(f, elf, fd);
 	elf_end(elf);
 	close(fd);
 	return err;
@@ -657,14 +907,14 @@ static int load_symbols(struct file *f)
 		f->syms_read = true;
 		return 0;
 	}
-	err = symbols_of(f, elf);
+	err = symbols_of(f, elf, fd);
 	elf_end(elf);
 	close(fd);
 	return err;
 }
 
 /* The symbols of @f, open as @elf (see load_symbols()). */
-static int symbols_of(struct file *f, Elf *elf)
+static int symbols_of(struct file *f, Elf *elf, int fd)
 {
 	GElf_Shdr sh;
 	int err = 0;
@@ -673,7 +923,7 @@ static int symbols_of(struct file *f, Elf *elf)
 	if (!find_symtab(elf, SHT_SYMTAB, &sh))
 		err = read_debug_file(f, elf);
 	if (!err && !f->syms.n) {
-		err = read_symbols(f, elf);	/* .symtab, else .dynsym */
+		err = read_symbols(f, elf, f->path, fd); /* .symtab or .dynsym */
 		/* ... and the .symtab of .gnu_debugdata beside .dynsym */
 		if (!err && !find_symtab(elf, SHT_SYMTAB, &sh))
 			err = read_debugdata(f, elf);
@@ -787,8 +1037,7 @@ int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
 	if (err)
 		return err;
 	s->addr = file_addr(f, off);
-	symtab_describe(&f->syms, s);
-	return 0;
+	return symtab_describe(&f->syms, s);
 }
 
 int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
@@ -969,8 +1218,8 @@ int ehd__syms_jit(struct ehd__syms *sy, uint32_t pid, uint64_t ip,
 		return err;
 	if (!j->syms.n)
 		return -ENOENT;
-	symtab_describe(&j->syms, s);
-	return s->name ? 0 : -ENOENT;
+	err = symtab_describe(&j->syms, s);
+	return err ? err : s->name ? 0 : -ENOENT;
 }
 
 /* ---- the kernel ---- */
@@ -1003,8 +1252,8 @@ static void kernel_ends(struct symtab *t)
 		if (s->start > UINT64_MAX - 2 * KERNEL_PAGE)
 			continue;
 		end = (s->start + 2 * KERNEL_PAGE - 1) & ~(KERNEL_PAGE - 1);
-		if (end < s->end)
-			s->end = end;
+		if (end < sym_end(s))
+			sym_set_end(s, end);
 	}
 }
 
@@ -1088,8 +1337,7 @@ int ehd__syms_kernel(struct ehd__syms *sy, uint64_t ip, struct ehd__sym *s)
 	}
 	if (sy->kernel_err)
 		return sy->kernel_err;
-	symtab_describe(&sy->kernel, s);
-	return 0;
+	return symtab_describe(&sy->kernel, s);
 }
 
 /* ---- the whole ---- */

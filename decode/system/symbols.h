@@ -16,9 +16,10 @@
  *	if (!ehd__syms_kernel(sy, ip, &s)) ...
  *	ehd__syms_free(sy);
  *
- * Files are opened once and kept (by path) with their symbol tables
- * sorted; a file that cannot be read or has no symbols is remembered as
- * such and not tried again. Names stay valid until ehd__syms_free().
+ * Files are read once and kept (by path) with their symbol tables sorted;
+ * a function's name is read from its file when first asked for. A file
+ * that cannot be read or has no symbols is remembered as such and not
+ * tried again. Names stay valid until ehd__syms_free().
  */
 #ifndef EHD_SYMBOLS_H
 #define EHD_SYMBOLS_H
@@ -38,7 +39,7 @@ struct ehd__syms;
  * @offset: @addr - the symbol's start
  * @start: the symbol's start, in the numbering of @addr
  * @size: the symbol's size; when the table does not say (kallsyms), up to
- *	the next symbol, as far as the lookup takes it (0 for the last)
+ *	the next symbol (at most 32 MiB)
  */
 struct ehd__sym {
 	uint64_t addr;

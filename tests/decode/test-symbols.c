@@ -244,6 +244,61 @@ static void write_file(const char *path, const void *p, size_t n)
  * Garbage, and copies of our own executable cut short or with bytes
  * changed: never a crash (a poor man's fuzzer, seeded for repeatability).
  */
+/*
+ * Names are read from the file when asked for, after its symbols: a file
+ * replaced in between gives no name rather than another file's.
+ */
+static void names_on_demand(void **state)
+{
+	char path[] = "/tmp/ehd-test-symbols-XXXXXX", exe[PATH_MAX];
+	char other[] = "/tmp/ehd-test-symbols-XXXXXX";
+	struct ehd__syms *sy = ehd__syms_new();
+	uint64_t off1, off2, off3;
+	unsigned char *bytes;
+	struct ehd__sym s;
+	size_t size;
+	int fd;
+
+	(void)state;
+	assert_non_null(sy);
+	assert_int_equal(mapping_of((uintptr_t)&sym_marker_fn, exe,
+				    sizeof(exe), &off1), 0);
+	assert_int_equal(mapping_of((uintptr_t)&cxx_marker_fn, exe,
+				    sizeof(exe), &off2), 0);
+	assert_int_equal(mapping_of((uintptr_t)&rust_marker_fn, exe,
+				    sizeof(exe), &off3), 0);
+	bytes = tf_slurp(exe, &size);
+	assert_non_null(bytes);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, bytes, size);
+
+	assert_int_equal(ehd__syms_file(sy, path, off1, &s), 0);
+	assert_non_null(s.name);
+	assert_string_equal(s.name, "sym_marker_fn");
+	assert_int_equal(ehd__syms_file(sy, path, off2, &s), 0);
+	assert_non_null(s.name);
+	assert_string_equal(s.name, "foo::bar(int)");
+
+	/* the same bytes, but another file renamed over it */
+	fd = mkstemp(other);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(other, bytes, size);
+	assert_int_equal(rename(other, path), 0);
+	assert_int_equal(ehd__syms_file(sy, path, off3, &s), 0);
+	assert_null(s.name);
+	/* a name read before stays */
+	assert_int_equal(ehd__syms_file(sy, path, off1, &s), 0);
+	assert_non_null(s.name);
+	assert_string_equal(s.name, "sym_marker_fn");
+
+	unlink(path);
+	free(bytes);
+	ehd__syms_free(sy);
+}
+
 static void damaged_files(void **state)
 {
 	static const size_t cuts[] = { 4, 16, 52, 63, 64, 65, 200, 4096 };
@@ -402,6 +457,7 @@ int main(void)
 		cmocka_unit_test(libc_function),
 		cmocka_unit_test(demangled),
 		cmocka_unit_test(missing_file),
+		cmocka_unit_test(names_on_demand),
 		cmocka_unit_test(damaged_files),
 		cmocka_unit_test(build_id),
 		cmocka_unit_test(kernel),
