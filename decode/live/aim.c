@@ -13,6 +13,7 @@
 
 #include "core/ehd-bytes.h"
 #include "live/aim.h"
+#include "system/procfs.h"
 
 /* A growing array of pids. */
 struct pids {
@@ -51,26 +52,19 @@ static bool has(const struct pids *p, pid_t pid)
  */
 static bool proc_ids(pid_t pid, pid_t *tgid, pid_t *ppid)
 {
-	char path[40], line[128];
-	bool got_tgid = false, got_ppid = false;
-	FILE *fp;
-	long v;
+	static const char *const keys[] = { "Tgid", "PPid" };
+	char v[2][EHD__STATUS_MAX], *end1, *end2;
+	long t, p;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fp = fopen(path, "re");
-	if (!fp)
+	if (pid <= 0 || ehd__proc_status((uint32_t)pid, keys, 2, v))
 		return false;
-	while (fgets(line, sizeof(line), fp) && !(got_tgid && got_ppid)) {
-		if (sscanf(line, "Tgid: %ld", &v) == 1) {
-			*tgid = (pid_t)v;
-			got_tgid = true;
-		} else if (sscanf(line, "PPid: %ld", &v) == 1) {
-			*ppid = (pid_t)v;
-			got_ppid = true;
-		}
-	}
-	fclose(fp);
-	return got_tgid && got_ppid;
+	t = strtol(v[0], &end1, 10);
+	p = strtol(v[1], &end2, 10);
+	if (end1 == v[0] || end2 == v[1])
+		return false;
+	*tgid = (pid_t)t;
+	*ppid = (pid_t)p;
+	return true;
 }
 
 /* The descendants of the processes in @p, added to it. */

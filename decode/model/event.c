@@ -60,10 +60,14 @@ static int system_fields(const struct ehd_event *ev, struct ehd_enum *en)
 	switch (sy->kind) {
 	case EHD_SYSTEM_EXISTING_PROCESS:
 	case EHD_SYSTEM_PROCESS_CREATE:
-		err = add_value(en, "NamespaceId", &sy->pid, 4,
+		err = add_value(en, "NamespaceId",
+				sy->ns_pid ? &sy->ns_pid : &sy->pid, 4,
 				EH_FMT_UNSIGNED_INT);
 		if (!err)
 			err = add_string(en, "Name", sy->name);
+		if (!err)
+			err = add_string(en, "NamespaceName",
+					 sy->ns_name ? sy->ns_name : "");
 		break;
 	case EHD_SYSTEM_MAPPING:
 		err = add_value(en, "Id", &sy->mapping_id, 8,

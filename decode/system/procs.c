@@ -4,13 +4,18 @@
  * left the CPU, from perf's side-band records and sched_switch samples
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
+#include "system/procfs.h"
 #include "system/procs.h"
 #include "system/symbols.h"
 #include "system/threads.h"
@@ -20,6 +25,9 @@ struct map {
 	uint64_t start, end, pgoff, id;
 	const char *name;	/* interned */
 	const char *build_id;	/* interned, from the record; NULL: the file's */
+	const char *file;	/* interned: the path to read it by (see
+				 * mapped_file()); NULL: not worked out yet */
+	uint64_t dev, ino;	/* the file's, as recorded; ino 0: not given */
 };
 
 struct proc {
@@ -69,6 +77,8 @@ struct ehd__procs {
 	struct ehd__syms *syms;
 	char name[16 + 1];		/* ehd_system.name */
 	char build_id[2 * 64 + 1];	/* ehd_system.build_id */
+	char ns_name[48];		/* ehd_system.ns_name */
+	bool live;			/* the processes run now: ask /proc */
 	int err;
 };
 
@@ -81,6 +91,11 @@ struct ehd__procs *ehd__procs_new(void)
 		return NULL;
 	}
 	return ps;
+}
+
+void ehd__procs_set_live(struct ehd__procs *ps, bool on)
+{
+	ps->live = on;
 }
 
 void ehd__procs_set_demangle(struct ehd__procs *ps, bool on)
@@ -232,7 +247,7 @@ static void add_map(struct ehd__procs *ps, struct proc *p, const struct map *m)
 	p->cap = cap;
 }
 
-static const struct map *find_map(const struct proc *p, uint64_t ip)
+static struct map *find_map(const struct proc *p, uint64_t ip)
 {
 	size_t lo = 0, hi = p->n;
 
@@ -272,6 +287,65 @@ static const char *build_id(struct ehd__procs *ps, uint32_t type,
 	return ps->build_id;
 }
 
+/*
+ * Whether @path is the file of mapping @m: the device and inode, or the
+ * build id, the record gave.
+ */
+static bool is_mapped_file(struct ehd__procs *ps, const struct map *m,
+			   const char *path)
+{
+	char hex[2 * 64 + 1];
+	struct stat st;
+
+	if (m->ino)
+		return !stat(path, &st) && st.st_ino == m->ino &&
+		       st.st_dev == m->dev;
+	return m->build_id && ehd__syms_build_id(ps->syms, path, hex) > 0 &&
+	       !strncmp(hex, m->build_id, strlen(m->build_id));
+}
+
+/*
+ * The path by which this process reads the file of mapping @m of process
+ * @pid (interned), worked out once: its name, when that is the file here
+ * as the record's build id or device and inode say, or when the record
+ * says neither; else the name under /proc/PID/root (the file as a
+ * process in a container, with its own mount namespace, sees it) when
+ * that is the file, or, when only device and inode tell (an overlay file
+ * system shows other ones), when the process has a root of its own. A
+ * file whose build id neither path has is not read: "" (no names rather
+ * than another file's). Done while the process runs: a mapping with a
+ * build id is worked out when a stack first hits it (not to read files
+ * no stack needs), the others when recorded.
+ */
+static const char *mapped_file(struct ehd__procs *ps, uint32_t pid,
+			       struct map *m)
+{
+	bool known = m->ino || m->build_id, there;
+	char alt[PATH_MAX];
+	const char *got;
+
+	if (m->file)
+		return m->file;
+	m->file = m->name;
+	if (m->name[0] != '/' || (known && is_mapped_file(ps, m, m->name)))
+		return m->file;
+	there = ehd__proc_root_path(pid, m->name, alt, sizeof(alt)) &&
+		!access(alt, F_OK);
+	if (there && known)
+		there = is_mapped_file(ps, m, alt) ||
+			(m->ino && ehd__proc_other_root(pid));
+	else if (there)
+		there = ehd__proc_other_root(pid);
+	if (there) {
+		got = intern(ps, alt, strlen(alt));
+		if (got)
+			m->file = got;
+	} else if (m->build_id) {
+		m->file = "";
+	}
+	return m->file;
+}
+
 static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 		    const uint8_t *b, size_t n, int big, struct ehd_system *sys)
 {
@@ -292,6 +366,14 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	m.end = m.start + ehd__load_uint(b + 16, 8, big);
 	m.pgoff = ehd__load_uint(b + 24, 8, big);
 	m.build_id = NULL;
+	m.file = NULL;
+	m.dev = m.ino = 0;
+	if (type == PERF_RECORD_MMAP2 &&
+	    !(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		m.dev = makedev(ehd__load_uint(b + 32, 4, big),
+				ehd__load_uint(b + 36, 4, big));
+		m.ino = ehd__load_uint(b + 40, 8, big);
+	}
 	if (m.end <= m.start)
 		return false;
 	name = rec_string(b + at, n - at, &len);
@@ -308,6 +390,8 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	    (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
 	    build_id(ps, type, misc, b, m.name))
 		m.build_id = intern(ps, ps->build_id, strlen(ps->build_id));
+	if (!m.build_id)
+		mapped_file(ps, pid, &m);
 	m.id = ++ps->next_id;
 	add_map(ps, p, &m);
 	sys->kind = EHD_SYSTEM_MAPPING;
@@ -318,7 +402,7 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	sys->file_offset = m.pgoff;
 	sys->file_name = m.name;
 	sys->build_id = m.build_id ? m.build_id :
-			build_id(ps, type, misc, b, m.name);
+			build_id(ps, type, misc, b, m.file);
 	return true;
 }
 
@@ -337,7 +421,7 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	uint32_t pid, tid, ppid, ptid;
 	struct proc *p, *parent;
 	const char *name;
-	size_t len;
+	size_t len, i;
 
 	memset(sys, 0, sizeof(*sys));
 	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
@@ -385,6 +469,9 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 			memcpy(p->maps, parent->maps,
 			       parent->n * sizeof(*p->maps));
 			p->n = parent->n;
+			for (i = 0; i < p->n; i++)	/* by its own pid */
+				if (p->maps[i].file != p->maps[i].name)
+					p->maps[i].file = NULL;
 		}
 		p->known = true;
 		p->exited = false;
@@ -407,6 +494,13 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	set_name(ps, name, len);
 	sys->pid = pid;
 	sys->name = ps->name;
+	sys->ns_pid = pid;
+	sys->ns_name = "";
+	if (ps->live) {
+		sys->ns_pid = ehd__proc_nspid(pid);
+		ehd__proc_pidns(pid, ps->ns_name, sizeof(ps->ns_name));
+		sys->ns_name = ps->ns_name;
+	}
 	return true;
 }
 
@@ -442,7 +536,7 @@ bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
 	sys->file_offset = m->pgoff;
 	sys->file_name = m->name;
 	sys->build_id = m->build_id ? m->build_id :
-			build_id(ps, 0, 0, NULL, m->name);
+			build_id(ps, 0, 0, NULL, m->file ? m->file : m->name);
 	return true;
 }
 
@@ -453,8 +547,10 @@ void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
 			      const char *name, size_t len)
 {
 	struct proc *p = get_proc(ps, pid);
-	struct map m = { start, end, pgoff, id, intern(ps, name, len), NULL };
+	struct map m = { .start = start, .end = end, .pgoff = pgoff, .id = id,
+			 .name = intern(ps, name, len) };
 
+	m.file = m.name;	/* another machine's, or long gone: as named */
 	ps->given = true;
 	if (p && m.name && end > start)
 		add_map(ps, p, &m);
@@ -574,7 +670,7 @@ static void jit_frame(struct ehd__procs *ps, uint32_t pid,
 static void user_frame(struct ehd__procs *ps, uint32_t pid,
 		       const struct proc *p, struct ehd_frame *f)
 {
-	const struct map *m = p ? find_map(p, f->ip) : NULL;
+	struct map *m = p ? find_map(p, f->ip) : NULL;
 	const struct given_sym *g;
 	uint64_t off;
 	struct ehd__sym s;
@@ -610,7 +706,8 @@ static void user_frame(struct ehd__procs *ps, uint32_t pid,
 		jit_frame(ps, pid, f);
 		return;
 	}
-	if (m->name[0] != '/' || ehd__syms_file(ps->syms, m->name, off, &s))
+	if (m->name[0] != '/' || !*mapped_file(ps, pid, m) ||
+	    ehd__syms_file(ps->syms, m->file, off, &s))
 		return;
 	f->offset = s.addr;
 	if (!s.name)

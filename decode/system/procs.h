@@ -34,6 +34,14 @@ struct ehd__threads;
 
 struct ehd__procs *ehd__procs_new(void);
 
+/*
+ * ehd__procs_set_live() - the records are of processes running now (a
+ * live session): /proc gives their pids in their own namespaces
+ * (ehd_system.ns_pid, .ns_name). Off by default: a recording read after
+ * the fact has its pids taken by other processes since.
+ */
+void ehd__procs_set_live(struct ehd__procs *ps, bool on);
+
 /* ehd__procs_set_demangle() - see ehd__syms_set_demangle() */
 void ehd__procs_set_demangle(struct ehd__procs *ps, bool on);
 void ehd__procs_free(struct ehd__procs *ps);

@@ -37,6 +37,7 @@
 
 #include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
+#include "system/procfs.h"
 #include "system/symbols.h"
 
 #define BUILD_ID_MAX 64		/* bytes; what ehd__syms_build_id() takes */
@@ -515,7 +516,10 @@ static bool lazy_names(struct symtab *t, Elf *elf, const GElf_Shdr *sh,
 	struct stat st;
 	GElf_Shdr str;
 
-	if (!path || fd < 0 || !scn || !ident || !gelf_getshdr(scn, &str) ||
+	/* a container's file (/proc/PID/root/...) is gone with its process */
+	if (!path || !strncmp(path, "/proc/", 6))
+		return false;
+	if (fd < 0 || !scn || !ident || !gelf_getshdr(scn, &str) ||
 	    str.sh_type != SHT_STRTAB || fstat(fd, &st) ||
 	    ((sh->sh_flags | str.sh_flags) & SHF_COMPRESSED) ||
 	    !in_file(&st, str.sh_offset, str.sh_size) ||
@@ -1089,33 +1093,11 @@ int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
  */
 static void jit_path(uint32_t pid, char *path, size_t size)
 {
-	char status[40], line[256];
-	unsigned long nspid = pid;
-	FILE *fp;
+	char map[40];
 
-	snprintf(status, sizeof(status), "/proc/%u/status", pid);
-	fp = fopen(status, "re");
-	if (fp) {
-		while (fgets(line, sizeof(line), fp)) {
-			char *p, *end;
-
-			if (strncmp(line, "NSpid:", 6))
-				continue;
-			for (p = line + 6; *p && *p != '\n'; p = end) {
-				unsigned long v = strtoul(p, &end, 10);
-
-				if (end == p)
-					break;
-				nspid = v;
-			}
-			break;
-		}
-		fclose(fp);
-		snprintf(path, size, "/proc/%u/root/tmp/perf-%lu.map", pid,
-			 nspid);
-		if (!access(path, R_OK))
-			return;
-	}
+	snprintf(map, sizeof(map), "/tmp/perf-%u.map", ehd__proc_nspid(pid));
+	if (ehd__proc_root_path(pid, map, path, size) && !access(path, R_OK))
+		return;
 	snprintf(path, size, "/tmp/perf-%u.map", pid);
 }
 

@@ -24,7 +24,14 @@
 #    another program before decoding, its mapping keeps spin's build id;
 #  - tests/tools/jit-spin's loop, run from anonymous memory and named by
 #    /tmp/perf-PID.map, is jit_hot_loop in ehdecode --system's stacks and
-#    a ProcessSymbol of its anonymous mapping in ehrecord's nettrace.
+#    a ProcessSymbol of its anonymous mapping in ehrecord's nettrace;
+#  - a copy of spin run in a new mount and pid namespace (unshare), from a
+#    tmpfs mounted there over a folder that holds another program on the
+#    host (below): ehrecord's nettrace names spin_hot_loop in it (read through
+#    /proc/PID/root), gives the process its pid in its namespace (1) and
+#    the namespace's name; after the fact (perf.data, the process gone)
+#    the host's other program (spin with another build id and its hot
+#    loop named host_hot_loop) names none of its frames.
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
 set -u
 bin=${EH_BUILDDIR:-.}
@@ -198,4 +205,50 @@ for fmt in perf nettrace; do
 	fi
 	[ -n "$jpid" ] && rm -f "/tmp/perf-$jpid.map"
 done
+
+# A process in a container: its files as it sees them.
+if unshare --mount --pid --fork --propagation private true 2>/dev/null; then
+	mkdir "$tmp/ct"
+	# The host's file there: spin with its hot loop named host_hot_loop
+	# and another build id (its bytes changed in place).
+	objcopy --redefine-sym spin_hot_loop=host_hot_loop "$spin" "$tmp/ct/app"
+	python3 - "$tmp/ct/app" "$id" <<'PY'
+import sys
+p, bid = sys.argv[1], bytes.fromhex(sys.argv[2])
+d = open(p, 'rb').read()
+open(p, 'wb').write(d.replace(bid, bytes(b ^ 0xff for b in bid)))
+PY
+	printf 'mount -t tmpfs tmpfs %s && cp %s %s && exec %s 400\n' \
+		"$tmp/ct" "$spin" "$tmp/ct/app" "$tmp/ct/app" >"$tmp/ct.sh"
+	for fmt in nettrace perf; do
+		"$rec" -q -F $fmt --cpu-sampling -o "$tmp/ct.$fmt" -- \
+			unshare --mount --pid --fork --propagation private \
+			/bin/sh "$tmp/ct.sh" >/dev/null 2>"$tmp/rec.err" ||
+			bad "ehrecord -F $fmt -- unshare ...: exit $?: $(head -n 2 "$tmp/rec.err")"
+	done
+	"$dec" --strict -F jsonl "$tmp/ct.nettrace" >"$tmp/ct.jsonl" 2>"$tmp/dec.err" ||
+		bad "the container's nettrace does not read: $(head -n 1 "$tmp/dec.err")"
+	map=$(grep '"n":"Universal.System:ProcessMapping".*"FileName":"[^"]*/ct/app"' "$tmp/ct.jsonl" |
+		sed -n 's/.*"Id":\([0-9]*\),.*"pid":\([0-9]*\),.*/\1 \2/p' | head -n 1)
+	cpid=${map#* }
+	if [ -n "$map" ] &&
+	   grep '"n":"Universal.System:ProcessSymbol"' "$tmp/ct.jsonl" |
+	   grep -q "\"MappingId\":${map% *},.*\"Name\":\"spin_hot_loop\""; then
+		ok "container: spin_hot_loop named in the mapping of $tmp/ct/app (/proc/$cpid/root)"
+	else
+		bad "container: no ProcessSymbol spin_hot_loop in the mapping of $tmp/ct/app ('$map')"
+	fi
+	if [ -n "$cpid" ] &&
+	   grep -E '"n":"Universal.System:(ExistingProcess|ProcessCreate)"' "$tmp/ct.jsonl" |
+	   grep "\"pid\":$cpid," | grep -q '"NamespaceId":1,.*"NamespaceName":"pid:\['; then
+		ok "container: process $cpid is NamespaceId 1 in its pid namespace"
+	else
+		bad "container: process $cpid has no NamespaceId 1 and pid namespace name"
+	fi
+	n=$("$dec" --system -F jsonl -m stack "$tmp/ct.perf" | grep -c ' host_hot_loop+')
+	[ "$n" = 0 ] && ok "container, read after the fact: the host's other file names no frame" ||
+		bad "container, read after the fact: $n frames named from the host's other file"
+else
+	echo "note: no unshare of mount and pid namespaces here: the container check is left out"
+fi
 finish

@@ -1657,9 +1657,9 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 	switch (sy->kind) {
 	case EHD_SYSTEM_EXISTING_PROCESS:
 	case EHD_SYSTEM_PROCESS_CREATE:
-		ehd__nt_put_var(&w->payloads, sy->pid);
+		ehd__nt_put_var(&w->payloads, sy->ns_pid ? sy->ns_pid : sy->pid);
 		put_cstring(w, sy->name);
-		put_cstring(w, "");
+		put_cstring(w, sy->ns_name ? sy->ns_name : "");
 		break;
 	case EHD_SYSTEM_MAPPING:
 		ehd__nt_put_var(&w->payloads, sy->mapping_id);

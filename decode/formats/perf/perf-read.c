@@ -188,6 +188,8 @@ static int perf_open(void *state, const struct ehd__input_src *src)
 	 * view's end.
 	 */
 	r->session = src->session;
+	if (r->procs && r->session)
+		ehd__procs_set_live(r->procs, true);
 	if (src->session)
 		err = ehd__perf_open_view(r->perf, session_view,
 					  session_source, src->session,

@@ -96,6 +96,11 @@ enum ehd_system_kind {
  * @build_id: MAPPING: the file's GNU build id in lower-case hex,
  *	NUL-terminated (from the record, else read from the file on this
  *	machine), or NULL when unknown
+ * @ns_pid: EXISTING_PROCESS, PROCESS_CREATE: the process's id in its own
+ *	pid namespace (a container's), known while recording; else @pid
+ * @ns_name: EXISTING_PROCESS, PROCESS_CREATE: "pid:[INODE]", its pid
+ *	namespace, when that is not the recorder's (known while recording);
+ *	else ""
  */
 struct ehd_system {
 	int kind;
@@ -107,6 +112,8 @@ struct ehd_system {
 	uint64_t file_offset;
 	const char *file_name;
 	const char *build_id;
+	uint32_t ns_pid;
+	const char *ns_name;
 };
 
 /* ehd_event.context: which context members are valid. */
