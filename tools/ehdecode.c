@@ -115,6 +115,7 @@ LIVE_HELP_SYSTEM
 "                       error). Chrome, Heph and nettrace are always strict\n"
 "      --stats          say on standard error how many events and bytes\n"
 "                       were written (nettrace: bytes of headers and payloads)\n"
+"                       and, for system traces, how many stacks are broken\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
@@ -438,6 +439,8 @@ static int run(int argc, char **argv, struct live_opts *live)
 	}
 	for (i = optind; i < argc; i++) {
 		err = decode(inputs[i - optind], argv[i], w);
+		if (o.stats)
+			report_stacks(prog, argv[i], inputs[i - optind]);
 		if (err)
 			ret = 1;
 		if (err < 0)

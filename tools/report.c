@@ -120,3 +120,21 @@ void report_writer(const char *prog, struct ehd_writer *w, int format,
 			(unsigned long long)st.metadata);
 	fputc('\n', stderr);
 }
+
+void report_stacks(const char *prog, const char *name, struct ehd_reader *r)
+{
+	struct ehd_reader_stats st;
+	uint64_t threads;
+
+	ehd_reader_stats(r, &st);
+	if (!st.stacks)
+		return;
+	threads = st.stacks - st.stacks_idle;
+	fprintf(stderr, "%s: %s: %llu stacks: %llu broken (%.1f%% of the %llu outside the idle task), %llu of the idle task; %llu frames past the outermost cut\n",
+		prog, name, (unsigned long long)st.stacks,
+		(unsigned long long)st.stacks_broken,
+		threads ? 100.0 * (double)st.stacks_broken / (double)threads : 0.0,
+		(unsigned long long)threads,
+		(unsigned long long)st.stacks_idle,
+		(unsigned long long)st.frames_cut);
+}

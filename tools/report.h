@@ -28,6 +28,12 @@ void report_reader(const char *prog, const char *name, struct ehd_reader *r,
 		   bool lost);
 
 /*
+ * Say how many stacks reader @r of input @name gave out and how many of
+ * them are broken (did not reach their thread's start), if any.
+ */
+void report_stacks(const char *prog, const char *name, struct ehd_reader *r);
+
+/*
  * Say what writer @w (of @format, closed) counted that its output does
  * not show; with @totals, its events and bytes too.
  */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,6 +21,9 @@
 #include "system/symbols.h"
 #include "system/threads.h"
 
+
+/* No user code runs below this (the zero page is never mapped). */
+#define PAGE_ZERO_END 4096u
 
 struct map {
 	uint64_t start, end, pgoff, id;
@@ -745,6 +749,83 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 		k++;
 	}
 	return k;
+}
+
+/* ---- the outer end of stacks ------------------------------------------------ */
+
+size_t ehd__procs_trim(const struct ehd__procs *ps, uint32_t pid,
+		       const uint64_t *chain, size_t count)
+{
+	const struct proc *p = find_proc(ps, pid);
+	size_t user = SIZE_MAX, n = count, i;
+
+	if (!p || !p->n)	/* its mappings are not known: cannot tell */
+		return count;
+	for (i = count; i > 0; i--) {
+		if (chain[i - 1] >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (chain[i - 1] == (uint64_t)PERF_CONTEXT_USER)
+				user = i;	/* the user part begins there */
+			break;
+		}
+	}
+	if (user == SIZE_MAX)	/* no user part (or no markers to tell) */
+		return count;
+	while (n > user && (chain[n - 1] < PAGE_ZERO_END ||
+			    !find_map(p, chain[n - 1])))
+		n--;
+	return n == user ? n - 1 : n;	/* the marker goes with the last */
+}
+
+/* Whether @module's file name begins with @prefix (not empty). */
+static bool named_like(const char *module, const char *prefix)
+{
+	const char *base = strrchr(module, '/');
+
+	base = base ? base + 1 : module;
+	return *prefix && !strncmp(base, prefix, strlen(prefix));
+}
+
+int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
+			 const char *process, const uint64_t *chain,
+			 size_t count)
+{
+	const struct proc *p = find_proc(ps, pid);
+	const struct map *m;
+	size_t i = count;
+
+	if (!pid)
+		return EHD__STACK_IDLE;
+	while (i > 0 && chain[i - 1] >= (uint64_t)PERF_CONTEXT_MAX)
+		i--;		/* (a marker with nothing after it) */
+	if (!i)
+		return EHD__STACK_NONE;
+	m = p ? find_map(p, chain[i - 1]) : NULL;
+	if (m && (named_like(m->name, "libc.so") ||
+		  named_like(m->name, "libc-") || named_like(m->name, "ld-") ||
+		  named_like(m->name, "ld.so") ||
+		  (process && named_like(m->name, process))))
+		return EHD__STACK_ROOT;
+	return EHD__STACK_BROKEN;
+}
+
+void ehd__procs_count(const struct ehd__procs *ps, const struct ehd_event *ev,
+		      struct ehd__stack_counts *c)
+{
+	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count)
+		return;
+	switch (ehd__procs_stack_end(ps, ev->pid, ev->process, ev->callchain,
+				     ev->callchain_count)) {
+	case EHD__STACK_BROKEN:
+		c->broken++;
+		c->stacks++;
+		break;
+	case EHD__STACK_IDLE:
+		c->idle++;
+		/* fall through */
+	case EHD__STACK_ROOT:
+		c->stacks++;
+		break;
+	}
 }
 
 /* ---- off-CPU -------------------------------------------------------------- */

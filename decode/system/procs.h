@@ -75,6 +75,48 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 			 struct ehd_frame *frames, size_t max);
 
 /*
+ * ehd__procs_trim() - the length of call chain @chain (@count entries) of
+ * process @pid without what a frame-pointer walk read past the outermost
+ * real frame: the user addresses at its outer end that no mapping of the
+ * process holds (0, or what was not a return address), then a user
+ * marker left with nothing after it. @count when the process's mappings
+ * are not known, or the chain ends in kernel frames.
+ */
+size_t ehd__procs_trim(const struct ehd__procs *ps, uint32_t pid,
+		       const uint64_t *chain, size_t count);
+
+/* What the outer end of a stack is (ehd__procs_stack_end()). */
+enum {
+	EHD__STACK_NONE,	/* no frames */
+	EHD__STACK_ROOT,	/* a thread's start, as PerfView knows it */
+	EHD__STACK_BROKEN,	/* anything else */
+	EHD__STACK_IDLE,	/* process 0, the idle task */
+};
+
+/*
+ * ehd__procs_stack_end() - EHD__STACK_ROOT when the outermost frame of
+ * call chain @chain of process @pid, named @process (may be NULL), is in
+ * a C library (libc.so.*, libc-*), the dynamic loader (ld-*, ld.so*) or
+ * the process's own program (a file whose name begins with @process): a
+ * stack that reached its thread's start, where PerfView ends a Linux
+ * stack without calling it BROKEN (glibc's start code has no frame
+ * pointers: the walk ends in it). EHD__STACK_IDLE for process 0, whose
+ * stacks are the kernel's only; EHD__STACK_NONE for an empty chain.
+ */
+int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
+			 const char *process, const uint64_t *chain,
+			 size_t count);
+
+/* What the stacks given out were (ehd_reader_stats' fields of them). */
+struct ehd__stack_counts {
+	uint64_t stacks, broken, idle, cut;
+};
+
+/* ehd__procs_count() - count the stack of event @ev, if it has one */
+void ehd__procs_count(const struct ehd__procs *ps, const struct ehd_event *ev,
+		      struct ehd__stack_counts *c);
+
+/*
  * ehd__procs_live_at() - the first process from index *@i on (its pid in
  * *@pid) that a system event named and that has not exited; *@i is left
  * at it (go on from *@i + 1). Return: false past the last.

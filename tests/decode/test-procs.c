@@ -4,7 +4,8 @@
  * a new mapping cuts what it covers out of older ones (the parts before
  * and after stay, with their file offsets moved); a fork copies the
  * parent's mappings, an exec empties them; non-executable mappings and
- * the kernel's own are left out; frames fall into the right mapping.
+ * the kernel's own are left out; frames fall into the right mapping; the
+ * outer end of stacks is cut of garbage and told whole or broken.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -177,12 +178,63 @@ static void switches(void **state)
 	ehd__procs_free(ps);
 }
 
+/*
+ * The outer end of stacks: user addresses in no mapping (0, garbage) cut
+ * from it, with the user marker when nothing is left after it; kernel
+ * frames and the stacks of processes without known mappings left alone;
+ * what the outermost frame is in tells a thread's start (libc, the
+ * loader, the program) from a broken stack.
+ */
+static void stack_ends(void **state)
+{
+	struct ehd__procs *ps = ehd__procs_new();
+	const uint64_t K = (uint64_t)PERF_CONTEXT_KERNEL;
+	const uint64_t U = (uint64_t)PERF_CONTEXT_USER;
+	uint64_t garbage[] = { K, 0xffffffff81000000ull, U, 0x401000, 0x7f0000001000,
+			       0, 0x5f7265746e696f70ull, 0x10 };
+	uint64_t all[] = { K, 0xffffffff81000000ull, U, 0, 0x2b00000000ull };
+	uint64_t kernel[] = { K, 0xffffffff81000000ull };
+	uint64_t other[] = { U, 0x401000, 0x600000 };
+
+	(void)state;
+	assert_non_null(ps);
+	map(ps, 7, 0x400000, 0x10000, 0, "/opt/app/bin/app", true);
+	map(ps, 7, 0x7f0000000000ull, 0x100000, 0, "/usr/lib/x86_64-linux-gnu/libc.so.6", true);
+	map(ps, 7, 0x600000, 0x1000, 0, "/usr/lib/libother.so", true);
+
+	/* cut to the libc frame; nothing of the kernel's */
+	assert_int_equal(ehd__procs_trim(ps, 7, garbage, 8), 5);
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", garbage, 5),
+			 EHD__STACK_ROOT);
+	/* no user frame left: the marker goes too */
+	assert_int_equal(ehd__procs_trim(ps, 7, all, 5), 2);
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", all, 2),
+			 EHD__STACK_BROKEN);
+	assert_int_equal(ehd__procs_trim(ps, 7, kernel, 2), 2);
+	/* a process whose mappings are not known: left as it is */
+	assert_int_equal(ehd__procs_trim(ps, 8, garbage, 8), 8);
+
+	/* ends in the program itself, in another library, in the idle task */
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 2),
+			 EHD__STACK_ROOT);
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "other", other, 2),
+			 EHD__STACK_BROKEN);
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 3),
+			 EHD__STACK_BROKEN);
+	assert_int_equal(ehd__procs_stack_end(ps, 0, NULL, kernel, 2),
+			 EHD__STACK_IDLE);
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 1),
+			 EHD__STACK_NONE);
+	ehd__procs_free(ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(overlaps),
 		cmocka_unit_test(fork_exec),
 		cmocka_unit_test(switches),
+		cmocka_unit_test(stack_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

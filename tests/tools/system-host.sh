@@ -13,6 +13,12 @@
 #  - ProcessCreate and ProcessExit of spin's pid, and an executable
 #    mapping of the spin binary for it, all present;
 #  - SPEC/stacks gives that spec's events their stacks, and no other's;
+#  - tests/tools/thread-spin: the stacks of its main thread end in libc's
+#    __libc_start_call_main, those of its other thread in start_thread (98%
+#    in libc, the loader or itself: what PerfView does not call BROKEN);
+#    ehdecode --stats counts the broken ones; built without frame
+#    pointers (nofp-spin), the garbage its stacks walk into is cut, so that
+#    none ends in an address outside its mappings, and counted;
 #  - --off-cpu: "cswitch" samples for spin's threads switched back in, with
 #    a time off the CPU, and usage errors.
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
@@ -150,6 +156,56 @@ else
 	bad "nettrace: no ProcessMappingMetadata $mid with build id '$bid'"
 fi
 
+# ---- where stacks end ----------------------------------------------------------
+# A stack in the program's code reaches its thread's start when its
+# outermost frame is in libc (glibc's start code has no frame pointers:
+# the walk ends there), the dynamic loader or the program: the main
+# thread's in __libc_start_call_main, another thread's in start_thread (or
+# __clone3).
+# ehdecode --stats says how many stacks did not (PerfView's BROKEN).
+tspin=$bin/tests/tools/thread-spin
+"$rec" -q --cpu-sampling=999 -o "$tmp/t.nettrace" -- "$tspin" 400 2>"$tmp/rec.err" ||
+	bad "ehrecord -- thread-spin: exit $?: $(head -n 2 "$tmp/rec.err")"
+"$dec" --strict --stats -F jsonl -m n,pid,tid,comm,stack "$tmp/t.nettrace" \
+	>"$tmp/t.jsonl" 2>"$tmp/t.err" || bad "ehdecode --strict (thread-spin): exit $?"
+grep '^{"n":"Universal.Events:cpu".*"comm":"thread-spin".*"thread-spin+0x' "$tmp/t.jsonl" |
+	sed -n 's/.*"pid":\([0-9]*\),"tid":\([0-9]*\),.*"stack":\[\(.*\)\]}}$/\1 \2 \3/p' |
+	awk '{ n = split($0, f, "\",\""); last = f[n]; gsub(/"/, "", last);
+	       split(last, w, " "); mod = w[1]; sub(/\+0x.*/, "", mod); fn = w[2]; sub(/\+0x.*/, "", fn);
+	       print ($1 == $2 ? "main" : "other"), mod, fn }' >"$tmp/t.ends"
+for who in main other; do
+	n=$(grep -c "^$who " "$tmp/t.ends")
+	case $who in
+	main) root=$(grep -c '^main libc\.so\.6 __libc_start_call_main$' "$tmp/t.ends") ;;
+	other) root=$(grep -cE '^other libc\.so\.6 (start_thread|__clone3)$' "$tmp/t.ends") ;;
+	esac
+	whole=$(grep "^$who " "$tmp/t.ends" | grep -cE "^$who (libc\.so\.6|ld-linux[^ ]*|thread-spin) ")
+	if [ "$n" -ge 100 ] && [ $((whole * 100)) -ge $((n * 98)) ] && [ $((root * 10)) -ge $((n * 9)) ]; then
+		ok "thread-spin, $who thread: $n stacks, $whole end in libc/ld/itself, $root at its thread's start"
+	else
+		bad "thread-spin, $who thread: $n stacks, $whole end in libc/ld/itself, $root at its thread's start (want >= 100, 98%, 90%)"
+		grep "^$who " "$tmp/t.ends" | sort | uniq -c | sort -rn | head -n 4
+	fi
+done
+if grep -qE '^ehdecode: .*: [0-9]+ stacks: [0-9]+ broken \([0-9.]+% of the [0-9]+ outside the idle task\)' "$tmp/t.err"; then
+	ok "ehdecode --stats: $(grep -o '[0-9]* stacks: [0-9]* broken ([^)]*)' "$tmp/t.err")"
+else
+	bad "ehdecode --stats says nothing of stacks: $(head -n 2 "$tmp/t.err")"
+fi
+# Garbage past the outermost frame is cut and counted: thread-spin built
+# without frame pointers (nofp-spin) walks into it; read with --system,
+# none of its stacks ends in an address outside its mappings.
+"$rec" -q -F perf --cpu-sampling=999 -o "$tmp/t.data" -- "$bin/tests/tools/nofp-spin" 300 \
+	2>"$tmp/rec.err" || bad "ehrecord -F perf -- nofp-spin: exit $?"
+"$dec" --system --stats -F jsonl -m comm,stack "$tmp/t.data" >"$tmp/t.jsonl" 2>"$tmp/t.err"
+n=$(grep '"comm":"nofp-spin"' "$tmp/t.jsonl" | grep -c '"stack":')
+g=$(grep '"comm":"nofp-spin"' "$tmp/t.jsonl" | grep -c '"0x[0-9a-f]*"\]')
+cut=$(sed -n 's/.* \([0-9]*\) frames past the outermost cut$/\1/p' "$tmp/t.err")
+if [ "$n" -ge 100 ] && [ "$g" = 0 ] && [ "${cut:-0}" -ge 1 ]; then
+	ok "nofp-spin: $n stacks, none ending outside its mappings; $cut frames past the outermost cut"
+else
+	bad "nofp-spin: $n stacks, $g ending outside its mappings, '${cut}' frames cut (want >= 100, 0, >= 1)"
+fi
 # ---- SPEC/stacks: stacks for that spec alone ---------------------------------
 # (The third: the same spec twice, once with stacks, is one with stacks.)
 for form in "-e sched:sched_process_exec/stacks" "-e sched:sched_process_exec --stacks" \

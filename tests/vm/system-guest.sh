@@ -14,6 +14,9 @@
 #    ProcessExit of spin's pid come in that order; the ProcessSymbol of
 #    spin_hot_loop lies inside that mapping, and the samples' frames of
 #    spin are attributed to it;
+#  - 98% of spin's stacks end in libc, the loader or spin (reach their
+#    thread's start: PerfView does not call them BROKEN); the idle task's
+#    samples have no stack; ehdecode --stats says the broken share;
 #  - the "Round" user_events spin writes, recorded with /stacks, have the
 #    user stack of a frame-pointer build: writev called from spin_work,
 #    from main; their kernel frames are named (ProcessSymbol events);
@@ -96,6 +99,33 @@ if [ -n "$s0" ] && [ -n "$m0" ] && [ $((0x$m0 <= 0x$s0)) = 1 ] &&
 else
 	bad "ProcessSymbol spin_hot_loop '$sym' against mapping '$map'"
 fi
+
+# Where the stacks end (PerfView's BROKEN unless in libc, the loader or the
+# program itself): at most 2% of the samples in spin's code elsewhere (its
+# exec and loading are the kernel's and the loader's); the idle task's
+# samples written without a stack; ehdecode --stats gives the share.
+sed -n 's/.*"stack":\[\(.*\)\]}}$/\1/p' cpu.jsonl |
+	awk '{ n = split($0, f, "\",\""); last = f[n]; gsub(/"/, "", last);
+	       split(last, w, " "); sub(/\+0x.*/, "", w[1]); print w[1] }' >ends.txt
+n=$(wc -l <ends.txt)
+whole=$(grep -cE '^(libc\.so\.6|ld-linux[^ ]*|spin)$' ends.txt)
+if [ "$n" -ge 100 ] && [ $((whole * 100)) -ge $((n * 98)) ]; then
+	ok "samples in spin's code: $whole of $n stacks end in libc, the loader or spin (<= 2% broken)"
+else
+	bad "samples in spin's code: $whole of $n stacks end in libc, the loader or spin (want >= 98%)"
+	sort ends.txt | uniq -c | sort -rn | head -n 4
+fi
+idle=$(grep -c '^{"n":"Universal.Events:cpu".*"pid":0,' s.jsonl)
+idle_st=$(grep '^{"n":"Universal.Events:cpu".*"pid":0,' s.jsonl | grep -c '"stack":\["')
+if [ "$idle" -ge 1 ] && [ "$idle_st" = 0 ]; then
+	ok "the idle task: $idle samples, none with a stack"
+else
+	bad "the idle task: $idle samples, $idle_st with a stack (want >= 1 and 0)"
+fi
+"$dec" --stats -F jsonl -o /dev/null s.nettrace 2>stats.err
+grep -qE 's.nettrace: [0-9]+ stacks: [0-9]+ broken \(' stats.err &&
+	ok "ehdecode --stats: $(grep -o '[0-9]* stacks: [0-9]* broken ([^)]*)' stats.err)" ||
+	bad "ehdecode --stats says nothing of stacks: $(head -n 2 stats.err)"
 
 # 2. the Round events: user stacks through the user_events write
 grep '^{"n":"EhExample_Spin:Round"' s.jsonl >round.jsonl

@@ -2542,6 +2542,7 @@ struct nt_read {
 	bool opened;
 	struct ehd__err *err;	/* the front end's */
 	struct ehd__procs *procs;	/* attributes the stacks */
+	struct ehd__stack_counts stacks;
 	uint64_t records, lost;
 };
 
@@ -2636,8 +2637,10 @@ static int nt_read_next(void *state, const struct ehd_event **ev)
 		return nt_read_fail(n, ret);
 	n->records += (uint64_t)ret;
 	n->lost = ehd__nt_lost(n->nt);
-	if (ret > 0)
+	if (ret > 0) {
 		nt_given(n, *ev);
+		ehd__procs_count(n->procs, *ev, &n->stacks);
+	}
 	return ret;
 }
 
@@ -2659,6 +2662,9 @@ static void nt_read_stats(const void *state, struct ehd_reader_stats *stats)
 		stats->malformed = ehd__nt_malformed(n->nt);
 		stats->dangling = ehd__nt_dangling(n->nt);
 	}
+	stats->stacks = n->stacks.stacks;
+	stats->stacks_broken = n->stacks.broken;
+	stats->stacks_idle = n->stacks.idle;
 }
 
 static void nt_read_free(void *state)

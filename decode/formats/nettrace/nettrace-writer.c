@@ -968,6 +968,18 @@ static size_t stack_ips(struct ehd__ntw *w, const struct ehd_event *ev)
 	return n;
 }
 
+/*
+ * A sample of the idle task (process 0), written without its stack: its
+ * frames are the kernel's idle loop and interrupts, and PerfView calls a
+ * Linux stack of process 0 BROKEN whatever it holds (it knows only the
+ * Windows kernel as its root). The sample still counts for the CPU time.
+ */
+static bool idle_sample(const struct ehd_event *ev)
+{
+	return ev->kind == EHD_EVENT_SAMPLE && (ev->context & EHD_CTX_PID) &&
+	       !ev->pid;
+}
+
 static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
 		    uint32_t *id)
 {
@@ -976,7 +988,8 @@ static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
 	uint32_t v;
 
 	*id = 0;
-	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count)
+	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count ||
+	    idle_sample(ev))
 		return 0;
 	n = stack_ips(w, ev);
 	if (n == SIZE_MAX)
@@ -1873,7 +1886,7 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	 * chance, would leave a new stack's functions unnamed).
 	 */
 	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
-	    ehd__event_procs(ev)) {
+	    ehd__event_procs(ev) && !idle_sample(ev)) {
 		uint64_t h = ehd__hash_bytes(ev->callchain,
 					     ev->callchain_count * 8, ev->pid);
 		size_t pos = 0;

@@ -82,6 +82,7 @@ struct perf_read {
 	struct ehd_session *session;
 	struct ehd__threads threads;	/* names from COMM, FORK records */
 	struct ehd__procs *procs;	/* EHD_READER_SYSTEM */
+	struct ehd__stack_counts stacks;
 	struct ehd_system sys;		/* ev.system */
 	/* a new process's inherited mappings, given after its ProcessCreate */
 	uint32_t inherit_pid;
@@ -287,8 +288,8 @@ static void thread_names(struct perf_read *r, struct ehd_event *ev)
 }
 
 /* The event of sample @s; false when it gives none (EHD_READER_SYSTEM). */
-static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
-			 uint64_t offset)
+static bool make_event(struct perf_read *r, const struct ehd__perf_sample *s,
+		       uint64_t offset)
 {
 	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
 	const struct ehd__perf_event_desc *d = s->desc;
@@ -346,6 +347,30 @@ static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
 	if (d->tep_event)
 		r->internal.types = types_of(r, d, ev->long_size);
 	split_name(ev, d->name ? d->name : "");
+	return true;
+}
+
+/*
+ * make_event(), then, for a system trace, the stack cut of what a frame
+ * pointer walk read past its outermost frame, and counted.
+ */
+static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
+			 uint64_t offset)
+{
+	struct ehd_event *ev = &r->ev;
+	size_t n;
+
+	if (!make_event(r, s, offset))
+		return false;
+	if (r->procs && (ev->context & EHD_CTX_CALLCHAIN)) {
+		n = ehd__procs_trim(r->procs, ev->pid, ev->callchain,
+				    ev->callchain_count);
+		if (n < ev->callchain_count)	/* (the marker is not a frame) */
+			r->stacks.cut += ev->callchain_count - n -
+				(ev->callchain[n] == (uint64_t)PERF_CONTEXT_USER);
+		ev->callchain_count = n;
+		ehd__procs_count(r->procs, ev, &r->stacks);
+	}
 	return true;
 }
 
@@ -1196,6 +1221,10 @@ static void perf_stats(const void *state, struct ehd_reader_stats *stats)
 
 	*stats = r->stats;
 	stats->events = events;
+	stats->stacks = r->stacks.stacks;
+	stats->stacks_broken = r->stacks.broken;
+	stats->stacks_idle = r->stacks.idle;
+	stats->frames_cut = r->stacks.cut;
 	if (r->perf)
 		stats->format_errors =
 			ehd__perf_session(r->perf)->format_errors;

@@ -142,6 +142,17 @@ enum ehd_input_kind {
  *	id 0)
  * @dangling: nettrace: events whose row names a thread, stack or label
  *	list the file does not have (given out without it)
+ * @stacks: system traces (perf read with EHD_READER_SYSTEM, nettrace):
+ *	events given out with a call stack
+ * @stacks_broken: of @stacks, those whose outermost frame is not in a C
+ *	library, the dynamic loader or the process's own program: stacks that
+ *	did not reach their thread's start, which PerfView shows under BROKEN
+ *	(process 0's are not counted here but in @stacks_idle)
+ * @stacks_idle: of @stacks, those of process 0 (the idle task: kernel
+ *	frames only)
+ * @frames_cut: perf with EHD_READER_SYSTEM: user frames cut from the
+ *	outer end of stacks because no mapping of their process holds them
+ *	(0, or what a frame-pointer walk read past the outermost frame)
  */
 struct ehd_reader_stats {
 	uint64_t events;
@@ -156,6 +167,10 @@ struct ehd_reader_stats {
 	uint64_t format_errors;
 	uint64_t malformed;
 	uint64_t dangling;
+	uint64_t stacks;
+	uint64_t stacks_broken;
+	uint64_t stacks_idle;
+	uint64_t frames_cut;
 };
 
 struct ehd_reader;
