@@ -127,12 +127,15 @@ static struct attr_rec *find_attr(struct conv *c, uint64_t id)
 	size_t i, k;
 
 	for (i = 0; i < c->n; i++) {
-		const uint64_t *ids = (const uint64_t *)(c->attrs.p + c->v[i].at +
-							 c->v[i].attr_size);
+		/* (after an attr whose size the input gives: maybe unaligned) */
+		const char *ids = c->attrs.p + c->v[i].at + c->v[i].attr_size;
+		uint64_t v;
 
-		for (k = 0; k < c->v[i].nids; k++)
-			if (ids[k] == id)
+		for (k = 0; k < c->v[i].nids; k++) {
+			memcpy(&v, ids + 8 * k, sizeof(v));
+			if (v == id)
 				return &c->v[i];
+		}
 	}
 	return NULL;
 }
