@@ -183,13 +183,16 @@ static struct proc *get_proc(struct ehd__procs *ps, uint32_t pid)
 	return p;
 }
 
+/* @s (up to @len bytes, or its first NUL: it is kept as a C string), once. */
 static const char *intern(struct ehd__procs *ps, const char *s, size_t len)
 {
-	uint64_t h = ehd__hash_bytes(s, len, 0);
+	uint64_t h;
 	size_t pos = 0;
 	uint32_t i;
 	char *copy;
 
+	len = strnlen(s, len);
+	h = ehd__hash_bytes(s, len, 0);
 	while (ehd__table_next(&ps->by_name, h, &pos, &i))
 		if (!strncmp(ps->names[i], s, len) && !ps->names[i][len])
 			return ps->names[i];
