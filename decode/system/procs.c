@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -83,6 +84,7 @@ struct ehd__procs {
 	char build_id[2 * 64 + 1];	/* ehd_system.build_id */
 	char ns_name[48];		/* ehd_system.ns_name */
 	bool live;			/* the processes run now: ask /proc */
+	bool exec_ended;		/* see ehd__procs_exec_ended() */
 	int err;
 };
 
@@ -320,9 +322,9 @@ static bool is_mapped_file(struct ehd__procs *ps, const struct map *m,
  * that is the file, or, when only device and inode tell (an overlay file
  * system shows other ones), when the process has a root of its own. A
  * file whose build id neither path has is not read: "" (no names rather
- * than another file's). Done while the process runs: a mapping with a
- * build id is worked out when a stack first hits it (not to read files
- * no stack needs), the others when recorded.
+ * than another file's). Done when the mapping is recorded, while the
+ * process runs (its segments go into the mapping's metadata); again for
+ * a forked process's copy, by its own pid.
  */
 static const char *mapped_file(struct ehd__procs *ps, uint32_t pid,
 			       struct map *m)
@@ -351,6 +353,20 @@ static const char *mapped_file(struct ehd__procs *ps, uint32_t pid,
 		m->file = "";
 	}
 	return m->file;
+}
+
+/*
+ * The loadable segment of @m's file that the mapping begins in, into
+ * @sys: PerfView looks a frame's function up in the file of a build id
+ * with the segment's p_vaddr and p_offset (its ProcessMappingMetadata).
+ */
+static void map_segment(struct ehd__procs *ps, const struct map *m,
+			struct ehd_system *sys)
+{
+	if (m->file && m->file[0] == '/' &&
+	    !ehd__syms_segment(ps->syms, m->file, m->pgoff,
+			       &sys->segment_vaddr, &sys->segment_offset))
+		sys->has_segment = 1;
 }
 
 static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
@@ -397,8 +413,7 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	    (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
 	    build_id(ps, type, misc, b, m.name))
 		m.build_id = intern(ps, ps->build_id, strlen(ps->build_id));
-	if (!m.build_id)
-		mapped_file(ps, pid, &m);
+	mapped_file(ps, pid, &m);
 	m.id = ++ps->next_id;
 	add_map(ps, p, &m);
 	sys->kind = EHD_SYSTEM_MAPPING;
@@ -410,6 +425,7 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	sys->file_name = m.name;
 	sys->build_id = m.build_id ? m.build_id :
 			build_id(ps, type, misc, b, m.file);
+	map_segment(ps, &m, sys);
 	return true;
 }
 
@@ -441,14 +457,25 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	case PERF_RECORD_COMM:
 		if (pid != tid || !(p = get_proc(ps, pid)))
 			return false;
-		if (misc & PERF_RECORD_MISC_COMM_EXEC)
-			p->n = 0;	/* a new address space */
-		else if (p->known)
+		/*
+		 * An exec: a new program in a new address space, given as a
+		 * new process (PerfView keeps a process's modules until it
+		 * ends: only a ProcessCreate starts a list afresh); the old
+		 * one ends there if it was named (ehd__procs_exec_ended()).
+		 */
+		ps->exec_ended = false;
+		if (misc & PERF_RECORD_MISC_COMM_EXEC) {
+			ps->exec_ended = p->known && !p->exited;
+			p->n = 0;
+			sys->kind = EHD_SYSTEM_PROCESS_CREATE;
+		} else if (p->known) {
 			return false;
+		} else {
+			sys->kind = EHD_SYSTEM_EXISTING_PROCESS;
+		}
 		p->known = true;
 		p->exited = false;
 		name = rec_string(b + 8, n - 8, &len);
-		sys->kind = EHD_SYSTEM_EXISTING_PROCESS;
 		break;
 	case PERF_RECORD_FORK:
 		if (n < 16)
@@ -511,6 +538,11 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	return true;
 }
 
+bool ehd__procs_exec_ended(const struct ehd__procs *ps)
+{
+	return ps->exec_ended;
+}
+
 bool ehd__procs_live_at(const struct ehd__procs *ps, size_t *i,
 			uint32_t *pid)
 {
@@ -529,11 +561,12 @@ bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
 			   struct ehd_system *sys)
 {
 	const struct proc *p = find_proc(ps, pid);
-	const struct map *m;
+	struct map *m;
 
 	if (!p || i >= p->n)
 		return false;
 	m = &p->maps[i];
+	mapped_file(ps, pid, m);	/* (a fork's copy: by its own pid) */
 	memset(sys, 0, sizeof(*sys));
 	sys->kind = EHD_SYSTEM_MAPPING;
 	sys->pid = pid;
@@ -543,7 +576,8 @@ bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
 	sys->file_offset = m->pgoff;
 	sys->file_name = m->name;
 	sys->build_id = m->build_id ? m->build_id :
-			build_id(ps, 0, 0, NULL, m->file ? m->file : m->name);
+			build_id(ps, 0, 0, NULL, m->file);
+	map_segment(ps, m, sys);
 	return true;
 }
 
@@ -607,6 +641,14 @@ static size_t given_upper(const struct given_syms *gs, uint64_t ip)
  * stack that needs it: lookups and additions interleave), one list per
  * mapping, so that an addition moves only that mapping's functions.
  */
+void ehd__procs_given_process(struct ehd__procs *ps, uint32_t pid)
+{
+	struct proc *p = find_proc(ps, pid);
+
+	if (p)
+		p->n = 0;
+}
+
 void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
 			     uint64_t start, uint64_t end, const char *name,
 			     size_t len)
@@ -779,13 +821,21 @@ size_t ehd__procs_trim(const struct ehd__procs *ps, uint32_t pid,
 	return n == user ? n - 1 : n;	/* the marker goes with the last */
 }
 
-/* Whether @module's file name begins with @prefix (not empty). */
-static bool named_like(const char *module, const char *prefix)
+/*
+ * Whether the file name of @module, without its last extension (as .NET's
+ * Path.GetFileNameWithoutExtension() takes it: "libc.so.6" is "libc.so"),
+ * is @name (@prefix false) or begins with it, ASCII case aside.
+ */
+static bool module_named(const char *module, const char *name, bool prefix)
 {
-	const char *base = strrchr(module, '/');
+	const char *base = strrchr(module, '/'), *dot;
+	size_t len, n = strlen(name);
 
 	base = base ? base + 1 : module;
-	return *prefix && !strncmp(base, prefix, strlen(prefix));
+	dot = strrchr(base, '.');
+	len = dot ? (size_t)(dot - base) : strlen(base);
+	return n && (prefix ? len >= n : len == n) &&
+	       !strncasecmp(base, name, n);
 }
 
 int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
@@ -803,10 +853,11 @@ int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
 	if (!i)
 		return EHD__STACK_NONE;
 	m = p ? find_map(p, chain[i - 1]) : NULL;
-	if (m && (named_like(m->name, "libc.so") ||
-		  named_like(m->name, "libc-") || named_like(m->name, "ld-") ||
-		  named_like(m->name, "ld.so") ||
-		  (process && named_like(m->name, process))))
+	if (m && (module_named(m->name, "libc", false) ||
+		  module_named(m->name, "libc.", true) ||
+		  module_named(m->name, "libc-", true) ||
+		  module_named(m->name, "ld-musl-", true) ||
+		  (process && module_named(m->name, process, false))))
 		return EHD__STACK_ROOT;
 	return EHD__STACK_BROKEN;
 }

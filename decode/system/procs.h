@@ -64,6 +64,13 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 		       const struct ehd__threads *names, struct ehd_system *sys);
 
 /*
+ * ehd__procs_exec_ended() - whether the record just applied was the exec
+ * of a process named before: its PROCESS_CREATE (the new program) is to
+ * come after a PROCESS_EXIT of the old one, at the same time.
+ */
+bool ehd__procs_exec_ended(const struct ehd__procs *ps);
+
+/*
  * ehd__procs_frames() - attribute a perf call chain of process @pid
  * (context markers skipped; a marker says whether what follows is kernel
  * or user) to mappings and functions; with @ps NULL, only the addresses
@@ -95,13 +102,14 @@ enum {
 
 /*
  * ehd__procs_stack_end() - EHD__STACK_ROOT when the outermost frame of
- * call chain @chain of process @pid, named @process (may be NULL), is in
- * a C library (libc.so.*, libc-*), the dynamic loader (ld-*, ld.so*) or
- * the process's own program (a file whose name begins with @process): a
- * stack that reached its thread's start, where PerfView ends a Linux
- * stack without calling it BROKEN (glibc's start code has no frame
- * pointers: the walk ends in it). EHD__STACK_IDLE for process 0, whose
- * stacks are the kernel's only; EHD__STACK_NONE for an empty chain.
+ * call chain @chain of process @pid, named @process (may be NULL), is
+ * where PerfView takes a Linux stack to have reached its thread's start
+ * (TraceEvent's ReasonableTopFrame): in a file whose name, without its
+ * last extension, is "libc" or begins with "libc." or "libc-" (glibc's
+ * start code has no frame pointers: the walk ends in it), begins with
+ * "ld-musl-", or is the process's name. Else EHD__STACK_BROKEN (the
+ * glibc dynamic loader too); EHD__STACK_IDLE for process 0, whose stacks
+ * are the kernel's only; EHD__STACK_NONE for an empty chain.
  */
 int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
 			 const char *process, const uint64_t *chain,
@@ -136,7 +144,8 @@ bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
 /*
  * ehd__procs_given_mapping(), ehd__procs_given_symbol() - a mapping of
  * process @pid and a function of a mapping, as a trace names them
- * (nettrace's Universal.System events). Once given mappings are used,
+ * (nettrace's Universal.System events); ehd__procs_given_process() - a
+ * process (re)created: its mappings so far are dropped. Once given mappings are used,
  * stacks are attributed with them only: a frame in a mapping named
  * "[kernel.kallsyms]" is a kernel frame, and a function the trace names
  * comes before the one an ELF file on this machine would give.
@@ -144,6 +153,7 @@ bool ehd__procs_mapping_at(struct ehd__procs *ps, uint32_t pid, size_t i,
 void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
 			      uint64_t start, uint64_t end, uint64_t pgoff,
 			      const char *name, size_t len);
+void ehd__procs_given_process(struct ehd__procs *ps, uint32_t pid);
 void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
 			     uint64_t start, uint64_t end, const char *name,
 			     size_t len);

@@ -240,17 +240,27 @@ static int sym_keep(struct symtab *t, struct sym *s, char *name)
 }
 
 /*
- * @name demangled when it is a C++ or Rust name and @demangle is set
- * (Itanium "_Z...", Rust legacy "_ZN...17h<hash>E" and v0 "_R...";
- * libiberty); else a copy. NULL: out of memory.
+ * @name without its symbol version ("memcpy@@GLIBC_2.14" is memcpy, as
+ * the linker and PerfView's lookup name it), demangled when it is a C++
+ * or Rust name and @demangle is set (Itanium "_Z...", Rust legacy
+ * "_ZN...17h<hash>E" and v0 "_R..."; libiberty); else a copy. NULL: out
+ * of memory.
  */
 static char *name_dup(const char *name, bool demangle)
 {
-	char *d = NULL;
+	const char *at = strchr(name, '@');
+	char *d = NULL, *plain = at && at > name ?
+				 strndup(name, (size_t)(at - name)) : NULL;
 
+	if (plain)
+		name = plain;
 	if (demangle && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
 		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
-	return d ? d : strdup(name);
+	if (!d)
+		d = plain ? plain : strdup(name);
+	else
+		free(plain);
+	return d;
 }
 
 /* Add symbol @name (@len bytes, no NUL needed) to @names; 0 or -ENOMEM. */
@@ -1065,6 +1075,37 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 		}
 	}
 	return -ENOENT;
+}
+
+int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
+		      uint64_t *vaddr, uint64_t *offset)
+{
+	const struct seg *best = NULL;
+	struct file *f;
+	size_t i;
+	int err;
+
+	if (!path)
+		return -ENOENT;
+	err = file_get(sy, path, false, &f);
+	if (err)
+		return err;
+	for (i = 0; i < f->nsegs; i++) {	/* (as file_addr() finds it) */
+		const struct seg *s = &f->segs[i];
+
+		if (off - s->off < s->filesz) {
+			best = s;
+			break;
+		}
+		if ((s->off & ~(KERNEL_PAGE - 1)) <= off &&
+		    (!best || s->off > best->off))
+			best = s;
+	}
+	if (!best)
+		return -ENOENT;
+	*vaddr = best->vaddr;
+	*offset = best->off;
+	return 0;
 }
 
 int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)

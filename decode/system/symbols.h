@@ -85,6 +85,15 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 			  uint64_t addr, uint64_t *off);
 
 /*
+ * ehd__syms_segment() - the p_vaddr and p_offset of the loadable segment
+ * of the file at @path that holds file offset @off (a mapping's: the page
+ * the segment begins in)
+ * Return: 0, -ENOENT (no such file, or no segment there).
+ */
+int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
+		      uint64_t *vaddr, uint64_t *offset);
+
+/*
  * ehd__syms_kernel() - the kernel symbol of address @ip, from
  * /proc/kallsyms (read once; it gives zero addresses to a reader without
  * CAP_SYSLOG when kptr_restrict is set, and then names nothing).

@@ -1193,6 +1193,87 @@ static const struct row *row_named(const struct row *rows, size_t n,
 }
 
 /*
+ * PerfView's symbol lookup from ProcessMappingMetadata: p_vaddr and
+ * p_offset of the mapping's segment written with the build id (one
+ * metadata per distinct text); --strict refuses them apart or not
+ * numbers. The idle task: named swapper, its samples without a stack.
+ */
+static void test_lookup_metadata(void **state)
+{
+	static const uint64_t chain[] = { (uint64_t)-128, 0xffffffff81000000ull };
+	struct ehd_system map1 = { .kind = EHD_SYSTEM_MAPPING, .pid = 42,
+				   .mapping_id = 7, .start = 0x1000,
+				   .end = 0x3000, .file_offset = 0x1000,
+				   .file_name = "/bin/x", .build_id = "abcd",
+				   .has_segment = 1, .segment_vaddr = 0x401000,
+				   .segment_offset = 0x1000 };
+	struct ehd_system map2 = map1, map3 = map1;
+	struct ehd_event ev[4], *idle = &ev[3];
+	int fd = memfd_create("lookup", 0), err;
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	size_t len, i;
+	uint8_t *file, *at;
+	char *json;
+
+	(void)state;
+	map2.mapping_id = 8;
+	map2.start = 0x8000;		/* the same file and segment */
+	map2.end = 0xa000;
+	map3.mapping_id = 9;
+	map3.segment_vaddr = 0x402000;	/* another segment */
+	ev[0] = system_event(110, 42, &map1, "ProcessMapping");
+	ev[1] = system_event(120, 42, &map2, "ProcessMapping");
+	ev[2] = system_event(130, 42, &map3, "ProcessMapping");
+	ev[3] = system_event(140, 0, NULL, "cpu");
+	idle->kind = EHD_EVENT_SAMPLE;
+	idle->provider = "Universal.Events";
+	idle->value = 1;
+	idle->context |= EHD_CTX_CALLCHAIN;
+	idle->callchain = chain;
+	idle->callchain_count = 2;
+	assert_int_equal(ehd_writer_begin(w, "test"), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ehd_writer_event(w, &ev[i]), 0);
+	assert_int_equal(ehd_writer_close(w), 0);
+	ehd_writer_free(w);
+
+	json = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(strstr(json, "\"SymbolMetadata\":\"{\\\"type\\\":\\\"ELF\\\",\\\"build_id\\\":\\\"abcd\\\",\\\"p_vaddr\\\":\\\"0x401000\\\",\\\"p_offset\\\":\\\"0x1000\\\"}\""));
+	assert_non_null(strstr(json, "\"p_vaddr\\\":\\\"0x402000\\\""));
+	assert_non_null(strstr(json, "\"Id\":8,\"StartAddress\":\"0x8000\",\"EndAddress\":\"0xA000\",\"FileOffset\":\"0x1000\",\"FileName\":\"/bin/x\",\"MetadataId\":1,"));
+	assert_non_null(strstr(json, "\"Id\":9,\"StartAddress\":\"0x1000\",\"EndAddress\":\"0x3000\",\"FileOffset\":\"0x1000\",\"FileName\":\"/bin/x\",\"MetadataId\":2,"));
+	assert_non_null(strstr(json, "{\"n\":\"Universal.System:ExistingProcess\",\"NamespaceId\":0,\"Name\":\"swapper\","));
+	assert_non_null(strstr(json, "{\"n\":\"Universal.Events:cpu\",\"Value\":1,"));
+	assert_null(strstr(strstr(json, "Universal.Events:cpu"), "\"stack\""));
+	free(json);
+
+	/* p_offset without p_vaddr: --strict says where; without, it reads */
+	file = slurp(fd, &len);
+	at = memmem(file, len, "\"p_vaddr\"", 9);
+	assert_non_null(at);
+	at[1] = 'q';
+	assert_int_equal(pwrite(fd, file, len, 0), (ssize_t)len);
+	json = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, -EBADMSG);
+	free(json);
+	json = read_back(fd, 0, &err);
+	assert_int_equal(err, 0);
+	free(json);
+	/* a value PerfView does not read as a number */
+	at[1] = 'p';
+	at = memmem(file, len, "\"0x401000\"", 10);
+	assert_non_null(at);
+	at[3] = 'g';
+	assert_int_equal(pwrite(fd, file, len, 0), (ssize_t)len);
+	json = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, -EBADMSG);
+	free(json);
+	free(file);
+	close(fd);
+}
+
+/*
  * Samples and system events are written as PerfView's own parsers read
  * them: Universal.System ids 0-5, Universal.Events "cpu" and "cswitch"
  * with a VarUInt Value, payloads of varuints and u16-counted UTF-8
@@ -1364,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_dangling_counted),
 		cmocka_unit_test(test_long_thread_name),
 		cmocka_unit_test(test_universal),
+		cmocka_unit_test(test_lookup_metadata),
 	};
 
 	return cmocka_run_group_tests(tests, make_capture, remove_capture);

@@ -201,6 +201,9 @@ static void stack_ends(void **state)
 	map(ps, 7, 0x400000, 0x10000, 0, "/opt/app/bin/app", true);
 	map(ps, 7, 0x7f0000000000ull, 0x100000, 0, "/usr/lib/x86_64-linux-gnu/libc.so.6", true);
 	map(ps, 7, 0x600000, 0x1000, 0, "/usr/lib/libother.so", true);
+	map(ps, 7, 0x700000, 0x1000, 0, "/lib64/ld-linux-x86-64.so.2", true);
+	map(ps, 7, 0x800000, 0x1000, 0, "/lib/libc-2.31.so", true);
+	map(ps, 7, 0x900000, 0x1000, 0, "/lib/ld-musl-x86_64.so.1", true);
 
 	/* cut to the libc frame; nothing of the kernel's */
 	assert_int_equal(ehd__procs_trim(ps, 7, garbage, 8), 5);
@@ -223,6 +226,19 @@ static void stack_ends(void **state)
 			 EHD__STACK_BROKEN);
 	assert_int_equal(ehd__procs_stack_end(ps, 0, NULL, kernel, 2),
 			 EHD__STACK_IDLE);
+	/* as PerfView: glibc's loader is no root, an old libc and musl are */
+	other[2] = 0x700000;
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 3),
+			 EHD__STACK_BROKEN);
+	other[2] = 0x800000;
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 3),
+			 EHD__STACK_ROOT);
+	other[2] = 0x900000;
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 3),
+			 EHD__STACK_ROOT);
+	/* the program's name, not a name it begins with */
+	assert_int_equal(ehd__procs_stack_end(ps, 7, "ap", other, 2),
+			 EHD__STACK_BROKEN);
 	assert_int_equal(ehd__procs_stack_end(ps, 7, "app", other, 1),
 			 EHD__STACK_NONE);
 	ehd__procs_free(ps);

@@ -18,6 +18,7 @@
  * reads wrongly (nettrace-notes.md §2.2 and §2.3): it is how the writer's
  * output is checked.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -2540,6 +2541,7 @@ void ehd__nt_free(struct ehd__nt *nt)
 struct nt_read {
 	struct ehd__nt *nt;
 	bool opened;
+	bool strict;
 	struct ehd__err *err;	/* the front end's */
 	struct ehd__procs *procs;	/* attributes the stacks */
 	struct ehd__stack_counts stacks;
@@ -2569,8 +2571,8 @@ static int nt_read_open(void *state, const struct ehd__input_src *src)
 	err = ehd__input_after_head(src);
 	if (err)
 		return err;
-	err = ehd__nt_open(&n->nt, src->fd, src->head, src->nhead,
-			   src->flags & EHD_READER_STRICT);
+	n->strict = src->flags & EHD_READER_STRICT;
+	err = ehd__nt_open(&n->nt, src->fd, src->head, src->nhead, n->strict);
 	if (err)
 		return n->nt ? nt_read_fail(n, err) :
 		       ehd__err_set(n->err, err, 0, "out of memory");
@@ -2610,8 +2612,13 @@ static void nt_given(struct nt_read *n, const struct ehd_event *ev)
 	const char *name;
 	size_t i, k, len;
 
-	if ((!mapping && !symbol) || ev->provider_len != 16 ||
-	    memcmp(ev->provider, "Universal.System", 16) || !p)
+	if (ev->provider_len != 16 || memcmp(ev->provider, "Universal.System", 16))
+		return;
+	/* a new process (an exec too): its mappings begin afresh */
+	if (ev->name_len == 13 && !memcmp(ev->name, "ProcessCreate", 13) &&
+	    (ev->context & EHD_CTX_PID))
+		ehd__procs_given_process(n->procs, ev->pid);
+	if ((!mapping && !symbol) || !p)
 		return;
 	for (i = 0; i < 4; i++) {
 		k = ehd__nt_get_varuint(p, end, 10, &v[i]);
@@ -2628,6 +2635,72 @@ static void nt_given(struct nt_read *n, const struct ehd_event *ev)
 		ehd__procs_given_symbol(n->procs, v[1], v[2], v[3], name, len);
 }
 
+/*
+ * Whether JSON text @j (@len bytes) gives key @key a value PerfView reads
+ * as an unsigned integer (a number, or a string of "0x" and hex digits or
+ * of decimal digits): 1; 0 without the key; -1 for another value.
+ */
+static int json_uint(const char *j, size_t len, const char *key)
+{
+	size_t k = strlen(key), i, d;
+	const char *v = NULL;
+
+	for (i = 0; i + k + 3 <= len && !v; i++)
+		if (j[i] == '"' && !memcmp(j + i + 1, key, k) &&
+		    j[i + k + 1] == '"' && j[i + k + 2] == ':')
+			v = j + i + k + 3;
+	if (!v)
+		return 0;
+	len -= (size_t)(v - j);
+	i = 0;
+	while (i < len && v[i] == ' ')
+		i++;
+	if (i < len && v[i] == '"') {
+		bool hex = len - i > 3 && v[i + 1] == '0' &&
+			   (v[i + 2] == 'x' || v[i + 2] == 'X');
+
+		i += hex ? 3 : 1;
+		for (d = 0; i < len && (hex ? isxdigit((unsigned char)v[i]) :
+				       isdigit((unsigned char)v[i])); i++)
+			d++;
+		return d && d <= 16 && i < len && v[i] == '"' ? 1 : -1;
+	}
+	for (d = 0; i < len && isdigit((unsigned char)v[i]); i++)
+		d++;
+	return d && d <= 20 ? 1 : -1;
+}
+
+/*
+ * --strict: the ELF keys of a ProcessMappingMetadata that PerfView's
+ * symbol lookup takes, "p_vaddr" and "p_offset", come together and are
+ * numbers as it reads them (it would drop the whole metadata otherwise).
+ */
+static int check_metadata(struct nt_read *n, const struct ehd_event *ev)
+{
+	const uint8_t *p = ev->data, *end = p + ev->size;
+	const char *json;
+	size_t k, len;
+	uint64_t id;
+	int va, off;
+
+	if (!n->strict || !p || ev->name_len != 22 ||
+	    memcmp(ev->name, "ProcessMappingMetadata", 22) ||
+	    ev->provider_len != 16 || memcmp(ev->provider, "Universal.System", 16))
+		return 0;
+	k = ehd__nt_get_varuint(p, end, 10, &id);
+	if (!k || !short_string(p + k, end, &json, &len))
+		return 0;	/* (the payload's own rules are the metadata's) */
+	va = json_uint(json, len, "p_vaddr");
+	off = json_uint(json, len, "p_offset");
+	if (va < 0 || off < 0 || !va != !off) {
+		ehd__nt_fail(n->nt, -EBADMSG, ev->source_offset,
+			     "ProcessMappingMetadata %llu: p_vaddr and p_offset must come together, as numbers",
+			     (unsigned long long)id);
+		return nt_read_fail(n, -EBADMSG);
+	}
+	return 0;
+}
+
 static int nt_read_next(void *state, const struct ehd_event **ev)
 {
 	struct nt_read *n = state;
@@ -2640,6 +2713,8 @@ static int nt_read_next(void *state, const struct ehd_event **ev)
 	if (ret > 0) {
 		nt_given(n, *ev);
 		ehd__procs_count(n->procs, *ev, &n->stacks);
+		if (check_metadata(n, *ev))
+			return -EBADMSG;
 	}
 	return ret;
 }

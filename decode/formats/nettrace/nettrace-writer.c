@@ -185,7 +185,10 @@ struct ehd__ntw {
 	struct ehd_table build_ids;	/* hash -> offset in build_id_keys */
 	struct ehd_buf build_id_keys;	/* {u64 metadata id, hex, NUL} */
 	uint64_t nbuild_ids;
-	struct ehd_table kernel_maps;	/* pid -> announced */
+	struct ehd_table kernel_maps;	/* incarnation key -> announced */
+	struct ehd_table births;	/* pid -> index in born */
+	uint32_t *born;			/* ProcessCreates of a pid */
+	size_t nborn, born_cap;
 	struct ehd_table named;		/* stacks of the window named: hash */
 	struct ehd_frame *frames;	/* frames_cap */
 	size_t frames_cap;
@@ -196,6 +199,7 @@ struct ehd__ntw {
 	struct ehd_buf fixed;		/* a string made well-formed */
 	unsigned int first_context;
 	bool have_first;
+	bool idle_named;	/* process 0's ExistingProcess written */
 	struct ehd_writer_stats st;
 
 	/* ehd_writer_set_limit(): the most bytes, 0 for no bound */
@@ -247,6 +251,8 @@ static void ntw_free(struct ehd__ntw *w)
 	ehd__table_free(&w->symbols);
 	ehd__table_free(&w->build_ids);
 	ehd__table_free(&w->kernel_maps);
+	ehd__table_free(&w->births);
+	free(w->born);
 	ehd__table_free(&w->named);
 	ehd__buf_free(&w->symbol_keys);
 	ehd__buf_free(&w->build_id_keys);
@@ -1521,17 +1527,37 @@ static bool is_hex(const char *s)
 }
 
 /* The ProcessMappingMetadata id of a build id, written the first time. */
+/*
+ * The ProcessMappingMetadata of @sy's file, written the first time: its
+ * build id and, where the reader read them, the p_vaddr and p_offset of
+ * the segment the mapping begins in (PerfView's keys; it finds a frame's
+ * function at address - mapping start + p_vaddr rounded down to the
+ * page). One per distinct text: files and segments share them.
+ */
 static int mapping_metadata(struct ehd__ntw *w, const struct ehd_event *ev,
-			    const char *build_id, uint64_t *meta_id)
+			    const struct ehd_system *sy, uint64_t *meta_id)
 {
-	size_t len = strlen(build_id), pos = 0, at;
-	uint64_t h = ehd__hash_bytes(build_id, len, 0x6d);
+	size_t len, pos = 0, at;
+	uint64_t h;
 	uint32_t v;
 	long idx;
 	int err;
 
+	w->scratch.len = 0;
+	ehd__buf_printf(&w->scratch, "{\"type\":\"ELF\",\"build_id\":\"%s\"",
+			sy->build_id);
+	if (sy->has_segment)
+		ehd__buf_printf(&w->scratch,
+				",\"p_vaddr\":\"0x%llx\",\"p_offset\":\"0x%llx\"",
+				(unsigned long long)sy->segment_vaddr,
+				(unsigned long long)sy->segment_offset);
+	ehd__buf_put(&w->scratch, "}", 2);
+	if (w->scratch.err)
+		return -ENOMEM;
+	len = w->scratch.len - 1;
+	h = ehd__hash_bytes(w->scratch.p, len, 0x6d);
 	while (ehd__table_next(&w->build_ids, h, &pos, &v))
-		if (!strcmp(w->build_id_keys.p + v + 8, build_id)) {
+		if (!strcmp(w->build_id_keys.p + v + 8, w->scratch.p)) {
 			*meta_id = ehd__load_uint((const uint8_t *)
 						  w->build_id_keys.p + v, 8, 0);
 			return 0;
@@ -1542,18 +1568,48 @@ static int mapping_metadata(struct ehd__ntw *w, const struct ehd_event *ev,
 	*meta_id = ++w->nbuild_ids;
 	v = (uint32_t)w->build_id_keys.len;
 	ehd__nt_put_le(&w->build_id_keys, *meta_id, 8);
-	ehd__buf_put(&w->build_id_keys, build_id, len + 1);
+	ehd__buf_put(&w->build_id_keys, w->scratch.p, len + 1);
 	at = w->payloads.len;
 	ehd__nt_put_var(&w->payloads, *meta_id);
-	w->scratch.len = 0;
-	ehd__buf_printf(&w->scratch, "{\"type\":\"ELF\",\"build_id\":\"%s\"}",
-			build_id);
-	put_short_string(w, w->scratch.p, w->scratch.len);
+	put_short_string(w, w->scratch.p, len);
 	put_cstring(w, "");
-	if (w->build_id_keys.err || w->scratch.err)
+	if (w->build_id_keys.err)
 		return -ENOMEM;
 	err = hold_made(w, ev, idx, at);
 	return err ? err : ehd__table_add(&w->build_ids, h, v);
+}
+
+/*
+ * The ProcessCreates of process @pid so far (@add: one more now); -1
+ * without memory. A pid's kernel mapping is announced again in each
+ * incarnation: PerfView starts a created process with no modules.
+ */
+static long births(struct ehd__ntw *w, uint32_t pid, bool add)
+{
+	size_t pos = 0;
+	uint32_t i;
+
+	if (!ehd__table_next(&w->births, pid, &pos, &i)) {
+		if (!add)
+			return 0;
+		if (w->nborn == w->born_cap) {
+			size_t cap = w->born_cap ? 2 * w->born_cap : 64;
+			uint32_t *v = cap <= UINT32_MAX ?
+				      realloc(w->born, cap * sizeof(*v)) : NULL;
+
+			if (!v)
+				return -1;
+			w->born = v;
+			w->born_cap = cap;
+		}
+		if (ehd__table_add(&w->births, pid, (uint32_t)w->nborn))
+			return -1;
+		i = (uint32_t)w->nborn++;
+		w->born[i] = 0;
+	}
+	if (add)
+		w->born[i]++;
+	return w->born[i];
 }
 
 /* The mapping id of the kernel in @ev's process, announced the first time. */
@@ -1565,8 +1621,11 @@ static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
 	long idx;
 	int err;
 
+	long born = births(w, ev->pid, false);
+	uint64_t key = (uint64_t)born << 32 | ev->pid;
+
 	*id = KERNEL_MAPPING + ev->pid;
-	if (ehd__table_next(&w->kernel_maps, ev->pid, &pos, &v))
+	if (ehd__table_next(&w->kernel_maps, key, &pos, &v))
 		return 0;
 	idx = usys_type(w, U_MAPPING);
 	if (idx < 0)
@@ -1579,7 +1638,7 @@ static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
 	put_cstring(w, EHD__KERNEL_MODULE);
 	ehd__nt_put_var(&w->payloads, 0);
 	err = hold_made(w, ev, idx, at);
-	return err ? err : ehd__table_add(&w->kernel_maps, ev->pid, 1);
+	return err ? err : ehd__table_add(&w->kernel_maps, key, 1);
 }
 
 /* A ProcessSymbol event for each function of @ev's stack not yet named. */
@@ -1647,6 +1706,23 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 	long idx;
 	int err = 0;
 
+	if (idle_sample(ev) && !w->idle_named) {
+		/*
+		 * Process 0 is in no COMM record: named as perf names it, or
+		 * PerfView would show it nameless.
+		 */
+		idx = usys_type(w, EHD_SYSTEM_EXISTING_PROCESS);
+		if (idx < 0)
+			return (int)idx;
+		at = w->payloads.len;
+		ehd__nt_put_var(&w->payloads, 0);
+		put_cstring(w, "swapper");
+		put_cstring(w, "");
+		err = hold_made(w, ev, (uint32_t)idx, at);
+		if (err)
+			return err;
+		w->idle_named = true;
+	}
 	if (ev->kind == EHD_EVENT_SAMPLE) {
 		idx = sample_type(w, ev);
 		if (idx < 0)
@@ -1661,12 +1737,14 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 		return -EINVAL;
 	if (sy->kind == EHD_SYSTEM_MAPPING && sy->build_id &&
 	    is_hex(sy->build_id))
-		err = mapping_metadata(w, ev, sy->build_id, &meta_id);
+		err = mapping_metadata(w, ev, sy, &meta_id);
 	/* EHD_SYSTEM_* are the event ids. */
 	idx = err ? err : usys_type(w, (unsigned int)sy->kind);
 	if (idx < 0)
 		return (int)idx;
 	at = w->payloads.len;
+	if (sy->kind == EHD_SYSTEM_PROCESS_CREATE && births(w, sy->pid, true) < 0)
+		return -ENOMEM;
 	switch (sy->kind) {
 	case EHD_SYSTEM_EXISTING_PROCESS:
 	case EHD_SYSTEM_PROCESS_CREATE:

@@ -89,6 +89,11 @@ struct perf_read {
 	size_t inherit_next;
 	struct held inherit_at;		/* time and cpu of the ProcessCreate */
 	bool inheriting;
+	/* an exec: the new program's ProcessCreate, after the old's exit */
+	struct ehd_system exec_sys;
+	char exec_name[17], exec_ns[48];
+	struct held exec_at;
+	bool exec_pending;
 	/* ehd_reader_restate(): the processes there are, given again */
 	bool restating;
 	size_t restate_proc;		/* the next process's index */
@@ -660,6 +665,24 @@ static bool apply_task(struct perf_read *r, const struct held *h,
 				  (uint32_t)ehd__load_uint(p + 8, 4, big),
 				  (uint32_t)ehd__load_uint(p + 12, 4, big));
 	}
+	if (sys && r->sys.kind == EHD_SYSTEM_PROCESS_CREATE &&
+	    ehd__procs_exec_ended(r->procs)) {
+		/* the old program's exit now, the new one's create next */
+		r->exec_sys = r->sys;
+		snprintf(r->exec_name, sizeof(r->exec_name), "%s",
+			 r->sys.name ? r->sys.name : "");
+		snprintf(r->exec_ns, sizeof(r->exec_ns), "%s",
+			 r->sys.ns_name ? r->sys.ns_name : "");
+		r->exec_sys.name = r->exec_name;
+		r->exec_sys.ns_name = r->exec_ns;
+		r->exec_at = *h;
+		r->exec_pending = true;
+		memset(&r->sys, 0, sizeof(r->sys));
+		r->sys.kind = EHD_SYSTEM_PROCESS_EXIT;
+		r->sys.pid = r->exec_sys.pid;
+		system_event(r, h);
+		return true;
+	}
 	if (sys) {
 		system_event(r, h);
 		if (r->sys.kind == EHD_SYSTEM_PROCESS_CREATE) {
@@ -1084,6 +1107,12 @@ static int next_event(struct perf_read *r)
 	    ehd__perf_position(r->perf) - r->released >= (1u << 20))
 		release_stream(r, ehd__perf_position(r->perf));
 	for (;;) {
+		if (r->exec_pending) {	/* (its address space is new: empty) */
+			r->exec_pending = false;
+			r->sys = r->exec_sys;
+			system_event(r, &r->exec_at);
+			return 1;
+		}
 		if (r->inheriting && inherited_mapping(r))
 			return 1;
 		if (r->restating && restated_event(r))

@@ -96,6 +96,10 @@ enum ehd_system_kind {
  * @build_id: MAPPING: the file's GNU build id in lower-case hex,
  *	NUL-terminated (from the record, else read from the file on this
  *	machine), or NULL when unknown
+ * @has_segment: MAPPING: @segment_vaddr and @segment_offset are known
+ * @segment_vaddr, @segment_offset: MAPPING: the p_vaddr and p_offset of
+ *	the file's loadable segment the mapping begins in, read from the file
+ *	on this machine (PerfView's symbol lookup by build id takes them)
  * @ns_pid: EXISTING_PROCESS, PROCESS_CREATE: the process's id in its own
  *	pid namespace (a container's), known while recording; else @pid
  * @ns_name: EXISTING_PROCESS, PROCESS_CREATE: "pid:[INODE]", its pid
@@ -114,6 +118,9 @@ struct ehd_system {
 	const char *build_id;
 	uint32_t ns_pid;
 	const char *ns_name;
+	int has_segment;
+	uint64_t segment_vaddr;
+	uint64_t segment_offset;
 };
 
 /* ehd_event.context: which context members are valid. */
