@@ -3,9 +3,10 @@
  * test-procs - processes and mappings from side-band records (procs.c):
  * a new mapping cuts what it covers out of older ones (the parts before
  * and after stay, with their file offsets moved); a fork copies the
- * parent's mappings, an exec empties them; non-executable mappings and
- * the kernel's own are left out; frames fall into the right mapping; the
- * outer end of stacks is cut of garbage and told whole or broken.
+ * parent's mappings, an exec empties them (a new process, after the end
+ * of the old); non-executable mappings and the kernel's own are left
+ * out; frames fall into the right mapping; the outer end of stacks is
+ * cut of garbage and told whole or broken.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -139,7 +140,9 @@ static void fork_exec(void **state)
 	assert_true(ehd__procs_record(ps, PERF_RECORD_COMM,
 				      PERF_RECORD_MISC_COMM_EXEC, comm,
 				      sizeof(comm), 0, &t, &sys));
-	assert_int_equal(sys.kind, EHD_SYSTEM_EXISTING_PROCESS);
+	/* ... a new process, the old one ending first */
+	assert_int_equal(sys.kind, EHD_SYSTEM_PROCESS_CREATE);
+	assert_true(ehd__procs_exec_ended(ps));
 	assert_string_equal(sys.name, "child");
 	frame(ps, 20, 0x10010, NULL, 0);
 	frame(ps, 10, 0x10010, "[p]", 0x10);		/* the parent's stay */
