@@ -127,6 +127,10 @@ void report_stacks(const char *prog, const char *name, struct ehd_reader *r)
 	uint64_t threads;
 
 	ehd_reader_stats(r, &st);
+	if (st.files_read)
+		fprintf(stderr, "%s: %s: symbol tables read from %llu of the %llu mapped files read\n",
+			prog, name, (unsigned long long)st.files_symbols,
+			(unsigned long long)st.files_read);
 	if (!st.stacks)
 		return;
 	threads = st.stacks - st.stacks_idle;

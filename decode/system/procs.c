@@ -862,6 +862,12 @@ int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
 	return EHD__STACK_BROKEN;
 }
 
+void ehd__procs_files(const struct ehd__procs *ps, uint64_t *files,
+		      uint64_t *with_symbols)
+{
+	ehd__syms_counts(ps->syms, files, with_symbols);
+}
+
 void ehd__procs_count(const struct ehd__procs *ps, const struct ehd_event *ev,
 		      struct ehd__stack_counts *c)
 {

@@ -120,6 +120,10 @@ struct ehd__stack_counts {
 	uint64_t stacks, broken, idle, cut;
 };
 
+/* ehd__procs_files() - see ehd__syms_counts() */
+void ehd__procs_files(const struct ehd__procs *ps, uint64_t *files,
+		      uint64_t *with_symbols);
+
 /* ehd__procs_count() - count the stack of event @ev, if it has one */
 void ehd__procs_count(const struct ehd__procs *ps, const struct ehd_event *ev,
 		      struct ehd__stack_counts *c);

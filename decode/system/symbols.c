@@ -1365,6 +1365,20 @@ int ehd__syms_kernel(struct ehd__syms *sy, uint64_t ip, struct ehd__sym *s)
 
 /* ---- the whole ---- */
 
+void ehd__syms_counts(const struct ehd__syms *sy, uint64_t *files,
+		      uint64_t *with_symbols)
+{
+	size_t i;
+
+	*files = *with_symbols = 0;
+	for (i = 0; i < sy->n; i++) {
+		if (sy->files[i].err)
+			continue;
+		++*files;
+		*with_symbols += sy->files[i].syms_read;
+	}
+}
+
 struct ehd__syms *ehd__syms_new(void)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {

@@ -94,6 +94,13 @@ int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
 		      uint64_t *vaddr, uint64_t *offset);
 
 /*
+ * ehd__syms_counts() - the ELF files read so far (their headers: segments,
+ * build id) and, of them, those whose symbol tables were read
+ */
+void ehd__syms_counts(const struct ehd__syms *sy, uint64_t *files,
+		      uint64_t *with_symbols);
+
+/*
  * ehd__syms_kernel() - the kernel symbol of address @ip, from
  * /proc/kallsyms (read once; it gives zero addresses to a reader without
  * CAP_SYSLOG when kptr_restrict is set, and then names nothing).

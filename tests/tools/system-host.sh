@@ -12,6 +12,8 @@
 #    attributes them;
 #  - ProcessCreate and ProcessExit of spin's pid, and an executable
 #    mapping of the spin binary for it, all present;
+#  - symbol tables are read for the files a frame is in and no other
+#    mapped file (ehdecode --stats counts them);
 #  - SPEC/stacks gives that spec's events their stacks, and no other's;
 #  - nettrace: every named user frame of the trace is the function
 #    PerfView's own lookup finds from the mapping's metadata (build id,
@@ -102,6 +104,21 @@ check_spin() {
 "$dec" --system -F jsonl -m n,pid,tid,comm,stack "$tmp/s.data" >"$tmp/s.jsonl" 2>"$tmp/dec.err" ||
 	bad "ehdecode --system: exit $?: $(head -n 2 "$tmp/dec.err")"
 check_spin "$tmp/s.jsonl" perf.data
+
+# Symbol tables are read for the files a stack hits, no other: spin aimed
+# at (-p command) maps its own files and, before its exec, ehrecord's.
+"$rec" -q -F perf --cpu-sampling=999 -p command -o "$tmp/a.data" -- "$spin" 300 \
+	>/dev/null 2>"$tmp/rec.err" || bad "ehrecord -p command -- spin: exit $?: $(head -n 2 "$tmp/rec.err")"
+"$dec" --system --stats -F jsonl -m stack "$tmp/a.data" >"$tmp/a.jsonl" 2>"$tmp/a.err"
+read -r nsym nread < <(sed -n 's/.*symbol tables read from \([0-9]*\) of the \([0-9]*\) mapped files read$/\1 \2/p' "$tmp/a.err")
+# (the modules of the frames: "libc.so.6+0x...", not "[kernel.kallsyms]+")
+hit=$(grep -o '"[^"[0][^"]*+0x[0-9a-f]*[ "]' "$tmp/a.jsonl" | sed 's/^"\([^+]*\)+0x.*/\1/' | sort -u | wc -l)
+if [ -n "$nsym" ] && [ "$nsym" = "$hit" ] && [ "$nread" -gt "$nsym" ]; then
+	ok "symbol tables read from $nsym files, the $hit a frame is in, of the $nread mapped files read"
+else
+	bad "symbol tables read from '${nsym}' of '${nread}' mapped files; frames in $hit files"
+	cat "$tmp/a.err"
+fi
 
 # perf script attributes the same frames of spin the same way.
 if command -v perf >/dev/null; then

@@ -1254,6 +1254,9 @@ static void perf_stats(const void *state, struct ehd_reader_stats *stats)
 	stats->stacks_broken = r->stacks.broken;
 	stats->stacks_idle = r->stacks.idle;
 	stats->frames_cut = r->stacks.cut;
+	if (r->procs)
+		ehd__procs_files(r->procs, &stats->files_read,
+				 &stats->files_symbols);
 	if (r->perf)
 		stats->format_errors =
 			ehd__perf_session(r->perf)->format_errors;

@@ -153,6 +153,10 @@ enum ehd_input_kind {
  * @frames_cut: perf with EHD_READER_SYSTEM: user frames cut from the
  *	outer end of stacks because no mapping of their process holds them
  *	(0, or what a frame-pointer walk read past the outermost frame)
+ * @files_read: perf with EHD_READER_SYSTEM: mapped ELF files read (their
+ *	program headers and build id)
+ * @files_symbols: of @files_read, those whose symbol tables were read:
+ *	the files a stack hit
  */
 struct ehd_reader_stats {
 	uint64_t events;
@@ -171,6 +175,8 @@ struct ehd_reader_stats {
 	uint64_t stacks_broken;
 	uint64_t stacks_idle;
 	uint64_t frames_cut;
+	uint64_t files_read;
+	uint64_t files_symbols;
 };
 
 struct ehd_reader;
