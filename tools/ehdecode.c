@@ -101,6 +101,9 @@ LIVE_HELP_SYSTEM
 "                       (on with --cpu-sampling or --off-cpu)\n"
 "      --no-demangle    stack frames with C++ and Rust names as the symbol\n"
 "                       tables have them (by default: demangled)\n"
+"      --debug-dir=DIR  separate debug files under DIR/.build-id/NN/REST.debug\n"
+"                       and DIR/PATH (default /usr/lib/debug, or\n"
+"                       $EHD_DEBUG_DIR)\n"
 "  -s, --sort=ORDER     time  time order, as perf sorts it (by rounds) (default)\n"
 "                       file  keep the order of the file\n"
 "      --field-tags     name fields that have a tag \"name;tag=0xN\"\n"
@@ -285,7 +288,7 @@ static int decode_live(const struct options *o, struct ehd_writer *w,
 static int run(int argc, char **argv, struct live_opts *live)
 {
 	enum { OPT_FIELD_TAGS = 256, OPT_STATS, OPT_STRICT, OPT_SYSTEM,
-	       OPT_UTF8, OPT_NO_DEMANGLE };
+	       OPT_UTF8, OPT_NO_DEMANGLE, OPT_DEBUG_DIR };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "format", required_argument, NULL, 'F' },
@@ -297,6 +300,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "system", no_argument, NULL, OPT_SYSTEM },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "utf8", required_argument, NULL, OPT_UTF8 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -357,6 +361,11 @@ static int run(int argc, char **argv, struct live_opts *live)
 			break;
 		case OPT_NO_DEMANGLE:
 			o.reader_flags |= EHD_READER_RAW_NAMES;
+			break;
+		case OPT_DEBUG_DIR:
+			/* where the library looks (it reads the variable) */
+			if (!*optarg || setenv("EHD_DEBUG_DIR", optarg, 1))
+				return usage_error("bad debug folder", optarg);
 			break;
 		case OPT_UTF8:
 			if (!strcmp(optarg, "strict"))

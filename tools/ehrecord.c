@@ -80,6 +80,9 @@ LIVE_HELP_SYSTEM
 "      --no-demangle    nettrace: function names of stacks (ProcessSymbol) as\n"
 "                       the symbol tables have them (by default C++ and\n"
 "                       Rust names are demangled)\n"
+"      --debug-dir=DIR  nettrace: separate debug files under\n"
+"                       DIR/.build-id/NN/REST.debug and DIR/PATH (default\n"
+"                       /usr/lib/debug, or $EHD_DEBUG_DIR)\n"
 "      --circular       flight recorder: keep only the newest events (as many\n"
 "                       as the buffers hold); they are written at SIGUSR2 and\n"
 "                       at the end\n"
@@ -383,7 +386,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK, OPT_LIST,
 	       OPT_CHECK, OPT_REGISTER, OPT_PERSIST, OPT_WAIT,
 	       OPT_UNREGISTER, OPT_MAX_SIZE, OPT_SWITCH, OPT_MAX_FILES,
-	       OPT_NO_DEMANGLE };
+	       OPT_NO_DEMANGLE, OPT_DEBUG_DIR };
 	static const struct option longopts[] = {
 		LIVE_LONGOPTS,
 		{ "list", optional_argument, NULL, OPT_LIST },
@@ -402,6 +405,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		{ "switch-output", required_argument, NULL, OPT_SWITCH },
 		{ "max-files", required_argument, NULL, OPT_MAX_FILES },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -510,6 +514,12 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		case OPT_NO_DEMANGLE:
 			other.recording = true;
 			raw_names = true;
+			break;
+		case OPT_DEBUG_DIR:
+			other.recording = true;
+			/* where the library looks (it reads the variable) */
+			if (!*optarg || setenv("EHD_DEBUG_DIR", optarg, 1))
+				return usage_error("bad debug folder", optarg);
 			break;
 		case 'q':
 			lo->status = false;

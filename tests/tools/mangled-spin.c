@@ -6,14 +6,15 @@
  *	mangled-spin [MILLISECONDS]
  *
  * Spins for MILLISECONDS (default 300) of CPU time in a function whose
- * symbol is "_ZN5outer4spinEi" (outer::spin(int) to a demangler), called
- * from main. Built with frame pointers.
+ * symbol is "_ZN2ns5Class3hotEi" (ns::Class::hot(int), a member function
+ * of a class in a namespace, to a demangler), called from main. Built
+ * with frame pointers.
  */
 #include <stdlib.h>
 #include <time.h>
 
 __attribute__((noinline, used))
-unsigned long spin(int ms) __asm__("_ZN5outer4spinEi");
+unsigned long spin(int ms) __asm__("_ZN2ns5Class3hotEi");
 __attribute__((noinline, used))
 unsigned long spin(int ms)
 {

@@ -15,10 +15,12 @@
 #  - where Debian's libc debug file is installed (libc6-dbg), the frame
 #    under main is named __libc_start_call_main, a function libc.so.6's
 #    own .dynsym does not have;
-#  - tests/tools/mangled-spin's hot loop, symbol _ZN5outer4spinEi, is
-#    outer::spin(int) in ehdecode --system and in the ProcessSymbol events
-#    of ehrecord's nettrace, and stays _ZN5outer4spinEi with --no-demangle
-#    (both tools);
+#  - tests/tools/mangled-spin's hot loop, symbol _ZN2ns5Class3hotEi (a
+#    member function of a C++ class in a namespace), its binary stripped
+#    and its debug file in a build-id tree given with --debug-dir, is
+#    ns::Class::hot(int) in ehdecode --system and in the ProcessSymbol
+#    events of ehrecord's nettrace, and stays _ZN2ns5Class3hotEi with
+#    --no-demangle (both tools); without --debug-dir it is not named;
 #  - the build id of a mapping comes from the kernel's MMAP2 record
 #    (attr.build_id): the file of a recorded copy of spin replaced by
 #    another program before decoding, its mapping keeps spin's build id;
@@ -145,27 +147,39 @@ else
 	echo "note: no libc debug file (libc6-dbg): that check is left out"
 fi
 
-# Demangled names, and raw ones on request.
-mangled=$bin/tests/tools/mangled-spin
+# Demangled names, and raw ones on request: mangled-spin stripped, its
+# debug file in a build-id tree given with --debug-dir.
+mangled=$tmp/cxx
+cp "$bin/tests/tools/mangled-spin" "$tmp/cxx.full"
+objcopy --only-keep-debug "$tmp/cxx.full" "$tmp/cxx.debug"
+objcopy --strip-all "$tmp/cxx.full" "$mangled"
+cid=$(readelf -n "$mangled" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+mkdir -p "$tmp/cxxdbg/.build-id/${cid:0:2}"
+mv "$tmp/cxx.debug" "$tmp/cxxdbg/.build-id/${cid:0:2}/${cid:2}.debug"
+nm "$mangled" 2>/dev/null | grep -q _ZN2ns5Class3hotEi &&
+	bad "the stripped mangled-spin still has its symbol"
 "$rec" -q -F perf --cpu-sampling -o "$tmp/m.data" -- "$mangled" 300 \
 	2>"$tmp/rec.err" || bad "ehrecord -- mangled-spin: exit $?: $(head -n 2 "$tmp/rec.err")"
+n=$("$dec" --system -F jsonl -m stack "$tmp/m.data" | grep -c 'ns::Class::hot')
+[ "$n" = 0 ] && ok "stripped mangled-spin without --debug-dir: not named" ||
+	bad "stripped mangled-spin named without its debug file ($n)"
 for how in demangled raw; do
-	opt=() want='outer::spin(int)'
-	[ $how = raw ] && opt=(--no-demangle) want=_ZN5outer4spinEi
+	opt=(--debug-dir="$tmp/cxxdbg") want='ns::Class::hot(int)' say=--debug-dir
+	[ $how = raw ] && opt+=(--no-demangle) want=_ZN2ns5Class3hotEi say+=" --no-demangle"
 	n=$("$dec" --system "${opt[@]}" -F jsonl -m stack "$tmp/m.data" |
 		grep -cF " $want+0x")
-	[ "$n" -ge 50 ] && ok "ehdecode --system${opt:+ ${opt[*]}}: $n stacks name $want" ||
-		bad "ehdecode --system${opt:+ ${opt[*]}}: $n stacks name $want (want >= 50)"
+	[ "$n" -ge 50 ] && ok "ehdecode --system $say: $n stacks name $want" ||
+		bad "ehdecode --system $say: $n stacks name $want (want >= 50)"
 	"$rec" -q "${opt[@]}" --cpu-sampling -o "$tmp/m.nettrace" -- \
 		"$mangled" 300 2>"$tmp/rec.err" ||
-		bad "ehrecord${opt:+ ${opt[*]}}: exit $?: $(head -n 2 "$tmp/rec.err")"
+		bad "ehrecord $say: exit $?: $(head -n 2 "$tmp/rec.err")"
 	if "$dec" --strict -F jsonl "$tmp/m.nettrace" 2>"$tmp/dec.err" |
 	   grep -qF "\"n\":\"Universal.System:ProcessSymbol\"" &&
 	   "$dec" -F jsonl "$tmp/m.nettrace" |
 	   grep -F '"Universal.System:ProcessSymbol"' | grep -qF "\"Name\":\"$want\""; then
-		ok "ehrecord${opt:+ ${opt[*]}}: ProcessSymbol $want in the nettrace"
+		ok "ehrecord $say: ProcessSymbol $want in the nettrace"
 	else
-		bad "ehrecord${opt:+ ${opt[*]}}: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
+		bad "ehrecord $say: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
 	fi
 done
 
