@@ -44,7 +44,7 @@
 #define DEBUG_DIR "/usr/lib/debug"	/* where debug files are installed */
 #define DEBUGDATA_MAX (64u << 20)	/* .gnu_debugdata, decompressed */
 #define JIT_RETRY_NS 1000000000ull	/* a perf map looked at again after */
-#define KERNEL_PAGE 4096ull
+#define PAGE_BYTES 4096ull	/* a page (x86-64): the loader maps whole ones */
 #define NAME_MAX_BYTES (64u << 10)	/* longest symbol name read */
 
 /*
@@ -1015,11 +1015,12 @@ static int file_get(struct ehd__syms *sy, const char *path, bool syms,
 }
 
 /*
- * The address of file offset @off: by the loadable segment that holds it,
- * else by the nearest one before it (the same mapping, as the loader maps
- * whole pages); @off itself when there is none (a file without segments).
+ * The loadable segment of @f that file offset @off belongs to: the one
+ * that holds it, else the last one that begins in @off's page or before
+ * it (the loader maps whole pages: a mapping begins at the page its
+ * segment begins in); NULL when there is none.
  */
-static uint64_t file_addr(const struct file *f, uint64_t off)
+static const struct seg *seg_of_off(const struct file *f, uint64_t off)
 {
 	const struct seg *best = NULL;
 	size_t i;
@@ -1028,11 +1029,20 @@ static uint64_t file_addr(const struct file *f, uint64_t off)
 		const struct seg *s = &f->segs[i];
 
 		if (off - s->off < s->filesz)
-			return s->vaddr + (off - s->off);
-		if (s->off <= off && (!best || s->off > best->off))
+			return s;
+		if ((s->off & ~(PAGE_BYTES - 1)) <= off &&
+		    (!best || s->off > best->off))
 			best = s;
 	}
-	return best ? best->vaddr + (off - best->off) : off;
+	return best;
+}
+
+/* The address of file offset @off (@off itself without segments). */
+static uint64_t file_addr(const struct file *f, uint64_t off)
+{
+	const struct seg *s = seg_of_off(f, off);
+
+	return s ? s->vaddr + (off - s->off) : off;
 }
 
 int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
@@ -1080,9 +1090,8 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
 		      uint64_t *vaddr, uint64_t *offset)
 {
-	const struct seg *best = NULL;
+	const struct seg *s;
 	struct file *f;
-	size_t i;
 	int err;
 
 	if (!path)
@@ -1090,21 +1099,11 @@ int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
 	err = file_get(sy, path, false, &f);
 	if (err)
 		return err;
-	for (i = 0; i < f->nsegs; i++) {	/* (as file_addr() finds it) */
-		const struct seg *s = &f->segs[i];
-
-		if (off - s->off < s->filesz) {
-			best = s;
-			break;
-		}
-		if ((s->off & ~(KERNEL_PAGE - 1)) <= off &&
-		    (!best || s->off > best->off))
-			best = s;
-	}
-	if (!best)
+	s = seg_of_off(f, off);
+	if (!s)
 		return -ENOENT;
-	*vaddr = best->vaddr;
-	*offset = best->off;
+	*vaddr = s->vaddr;
+	*offset = s->off;
 	return 0;
 }
 
@@ -1272,9 +1271,9 @@ static void kernel_ends(struct symtab *t)
 		    !strcmp(module_of(t->names + s->name),
 			    module_of(t->names + t->v[i + 1].name)))
 			continue;
-		if (s->start > UINT64_MAX - 2 * KERNEL_PAGE)
+		if (s->start > UINT64_MAX - 2 * PAGE_BYTES)
 			continue;
-		end = (s->start + 2 * KERNEL_PAGE - 1) & ~(KERNEL_PAGE - 1);
+		end = (s->start + 2 * PAGE_BYTES - 1) & ~(PAGE_BYTES - 1);
 		if (end < sym_end(s))
 			sym_set_end(s, end);
 	}

@@ -14,6 +14,8 @@
 #    ProcessExit of spin's pid come in that order; the ProcessSymbol of
 #    spin_hot_loop lies inside that mapping, and the samples' frames of
 #    spin are attributed to it;
+#  - spin's exec: a ProcessExit, then ProcessCreate "spin" and only
+#    spin's mappings after it;
 #  - 98% of spin's stacks end in libc or spin (reach their
 #    thread's start: PerfView does not call them BROKEN); the idle task's
 #    samples have no stack, process 0 is named swapper; ehdecode --stats
@@ -103,6 +105,20 @@ if [ -n "$s0" ] && [ -n "$m0" ] && [ $((0x$m0 <= 0x$s0)) = 1 ] &&
 	ok "ProcessSymbol spin_hot_loop (0x$s0-0x$s1) lies in spin's mapping (0x$m0-0x$m1)"
 else
 	bad "ProcessSymbol spin_hot_loop '$sym' against mapping '$map'"
+fi
+
+# At its exec, spin's process ends as ehrecord's copy and begins anew: a
+# ProcessExit, then ProcessCreate "spin", and after it spin's mappings, no
+# longer ehrecord's (PerfView keeps a process's modules until it ends).
+grep "^{\"n\":\"Universal.System:[A-Za-z]*\".*\"pid\":$pid," s.jsonl |
+	sed -n 's/^{"n":"Universal.System:\([A-Za-z]*\)".*"FileName":"\([^"]*\)".*/\1 \2/p; s/^{"n":"Universal.System:\(Process[A-Za-z]*\)","NamespaceId":[0-9]*,"Name":"\([^"]*\)".*/\1 \2/p; s/^{"n":"Universal.System:\(ProcessExit\)".*/\1/p' >life.txt
+after=$(sed -n '/^ProcessCreate spin$/,$p' life.txt)
+if grep -B1 '^ProcessCreate spin$' life.txt | head -n 1 | grep -q '^ProcessExit$' &&
+   echo "$after" | grep -q '^ProcessMapping .*/examples/spin$' &&
+   ! echo "$after" | grep -q '^ProcessMapping .*ehrecord$'; then
+	ok "spin's exec ends the process and creates it anew, with spin's mappings only"
+else
+	bad "spin's exec: $(tr '\n' ';' <life.txt | cut -c1-300)"
 fi
 
 # Where the stacks end (PerfView's BROKEN unless in libc or the program
