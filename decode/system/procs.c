@@ -33,6 +33,8 @@ struct map {
 	const char *file;	/* interned: the path to read it by (see
 				 * mapped_file()); NULL: not worked out yet */
 	uint64_t dev, ino;	/* the file's, as recorded; ino 0: not given */
+	int8_t libc;		/* a C library's (see ehd__procs_stack_end());
+				 * -1: not looked at yet */
 };
 
 struct proc {
@@ -304,11 +306,12 @@ static bool is_mapped_file(struct ehd__procs *ps, const struct map *m,
 			   const char *path)
 {
 	char hex[2 * 64 + 1];
-	struct stat st;
+	dev_t dev;
+	ino_t ino;
 
-	if (m->ino)
-		return !stat(path, &st) && st.st_ino == m->ino &&
-		       st.st_dev == m->dev;
+	if (m->ino)	/* (the file as read for its segments: one stat) */
+		return !ehd__syms_identity(ps->syms, path, &dev, &ino) &&
+		       ino == m->ino && dev == m->dev;
 	return m->build_id && ehd__syms_build_id(ps->syms, path, hex) > 0 &&
 	       !strncmp(hex, m->build_id, strlen(m->build_id));
 }
@@ -391,6 +394,7 @@ static bool mapping(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	m.build_id = NULL;
 	m.file = NULL;
 	m.dev = m.ino = 0;
+	m.libc = -1;
 	if (type == PERF_RECORD_MMAP2 &&
 	    !(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		m.dev = makedev(ehd__load_uint(b + 32, 4, big),
@@ -589,7 +593,7 @@ void ehd__procs_given_mapping(struct ehd__procs *ps, uint32_t pid, uint64_t id,
 {
 	struct proc *p = get_proc(ps, pid);
 	struct map m = { .start = start, .end = end, .pgoff = pgoff, .id = id,
-			 .name = intern(ps, name, len) };
+			 .name = intern(ps, name, len), .libc = -1 };
 
 	m.file = m.name;	/* another machine's, or long gone: as named */
 	ps->given = true;
@@ -843,7 +847,7 @@ int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
 			 size_t count)
 {
 	const struct proc *p = find_proc(ps, pid);
-	const struct map *m;
+	struct map *m;
 	size_t i = count;
 
 	if (!pid)
@@ -853,13 +857,15 @@ int ehd__procs_stack_end(const struct ehd__procs *ps, uint32_t pid,
 	if (!i)
 		return EHD__STACK_NONE;
 	m = p ? find_map(p, chain[i - 1]) : NULL;
-	if (m && (module_named(m->name, "libc", false) ||
-		  module_named(m->name, "libc.", true) ||
-		  module_named(m->name, "libc-", true) ||
-		  module_named(m->name, "ld-musl-", true) ||
-		  (process && module_named(m->name, process, false))))
-		return EHD__STACK_ROOT;
-	return EHD__STACK_BROKEN;
+	if (!m)
+		return EHD__STACK_BROKEN;
+	if (m->libc < 0)	/* (once per mapping: this is per event) */
+		m->libc = module_named(m->name, "libc", false) ||
+			  module_named(m->name, "libc.", true) ||
+			  module_named(m->name, "libc-", true) ||
+			  module_named(m->name, "ld-musl-", true);
+	return m->libc || (process && module_named(m->name, process, false)) ?
+	       EHD__STACK_ROOT : EHD__STACK_BROKEN;
 }
 
 void ehd__procs_files(const struct ehd__procs *ps, uint64_t *files,

@@ -13,10 +13,10 @@
  * with the symbols of its .gnu_debugdata (xz, liblzma). A table keeps
  * addresses only: a name is read from the file's string table when it is
  * first asked for (see struct symtab), so that a large C++ program costs
- * 16 bytes a function and its names are not all demangled. The file is
- * closed in between, so that a process with many mapped files costs no
- * file descriptors. A file that cannot be read is kept too, as such, and
- * not tried again.
+ * 16 bytes a function and its names are not all demangled. Files are
+ * closed once read; only the last few that names were read from stay
+ * open (SRC_FDS), so that many mapped files cost no file descriptors. A
+ * file that cannot be read is kept too, as such, and not tried again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +44,7 @@
 #define DEBUG_DIR "/usr/lib/debug"	/* where debug files are installed */
 #define DEBUGDATA_MAX (64u << 20)	/* .gnu_debugdata, decompressed */
 #define JIT_RETRY_NS 1000000000ull	/* a perf map looked at again after */
-#define PAGE_BYTES 4096ull	/* a page (x86-64): the loader maps whole ones */
+#define PAGE_BYTES 4096ull	/* the loader maps whole pages */
 #define NAME_MAX_BYTES (64u << 10)	/* longest symbol name read */
 
 /*
@@ -98,6 +98,8 @@ struct seg {
 struct file {
 	char *path;
 	int err;		/* 0, or -ENOENT: cannot be read, not ELF */
+	dev_t dev;		/* the file read (when err is 0) */
+	ino_t ino;
 	struct seg *segs;
 	size_t nsegs;
 	struct symtab syms;
@@ -116,8 +118,18 @@ struct jit {
 	struct symtab syms;
 };
 
+/* An open file that names are read from (see read_src_name()). */
+struct src_fd {
+	char *path;
+	int fd;
+};
+
+#define SRC_FDS 4	/* files kept open for their names, at most */
+
 struct ehd__syms {
 	struct ehd_table by_path;	/* hash of the path -> index in files */
+	struct src_fd src[SRC_FDS];	/* round robin */
+	unsigned int src_next;
 	struct jit *jits;		/* by process */
 	size_t njits, jits_cap;
 	struct file *files;
@@ -373,35 +385,68 @@ static struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 }
 
 /*
- * Read the name of @s from @t->src (its symbol's st_name, the first word
- * of an ELF32 and an ELF64 symbol alike, then that string), if the file
- * is still the one read. NULL when it cannot be had.
+ * A descriptor of @t->src, if it is still the file read: the few read
+ * last stay open (names are asked one at a time, and a path walk costs
+ * more than a read, much more on a network or virtual file system).
+ * -1 when it cannot be had.
  */
-static char *read_src_name(const struct symtab *t, const struct sym *s)
+static int src_open(struct ehd__syms *sy, const struct symtab *t)
 {
-	char *buf = NULL, *p, *name = NULL;
-	size_t len = 0, cap = 0;
-	uint32_t at;
+	struct src_fd *slot;
 	struct stat st;
-	ssize_t got;
+	unsigned int i;
 	int fd;
 
+	for (i = 0; i < SRC_FDS; i++)
+		if (sy->src[i].path && !strcmp(sy->src[i].path, t->src))
+			return sy->src[i].fd;
 	fd = open(t->src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return NULL;
+		return -1;
 	if (fstat(fd, &st) || st.st_dev != t->src_st.st_dev ||
 	    st.st_ino != t->src_st.st_ino ||
 	    st.st_size != t->src_st.st_size ||
 	    st.st_mtim.tv_sec != t->src_st.st_mtim.tv_sec ||
-	    st.st_mtim.tv_nsec != t->src_st.st_mtim.tv_nsec ||
-	    pread(fd, &at, sizeof(at), (off_t)(t->src_syms +
-					      s->name * t->src_entsize)) !=
-	    sizeof(at))
-		goto out;
+	    st.st_mtim.tv_nsec != t->src_st.st_mtim.tv_nsec) {
+		close(fd);
+		return -1;
+	}
+	slot = &sy->src[sy->src_next++ % SRC_FDS];
+	if (slot->path) {
+		close(slot->fd);
+		free(slot->path);
+	}
+	slot->path = strdup(t->src);
+	slot->fd = fd;
+	if (!slot->path) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Read the name of @s from @t->src (its symbol's st_name, the first word
+ * of an ELF32 and an ELF64 symbol alike, then that string), if the file
+ * is still the one read. NULL when it cannot be had.
+ */
+static char *read_src_name(struct ehd__syms *sy, const struct symtab *t,
+			   const struct sym *s)
+{
+	char *buf = NULL, *p, *name = NULL;
+	size_t len = 0, cap = 0;
+	uint32_t at;
+	ssize_t got;
+	int fd = src_open(sy, t);
+
+	if (fd < 0 || pread(fd, &at, sizeof(at),
+			    (off_t)(t->src_syms + s->name * t->src_entsize)) !=
+		      sizeof(at))
+		return NULL;
 	if (t->src_swap)
 		at = __builtin_bswap32(at);
 	if (at >= t->src_size)
-		goto out;
+		return NULL;
 	for (;;) {
 		uint64_t left = t->src_size - at - len;
 
@@ -428,7 +473,6 @@ static char *read_src_name(const struct symtab *t, const struct sym *s)
 	name = buf[0] ? name_dup(buf, t->demangle) : NULL;
 out:
 	free(buf);
-	close(fd);
 	return name;
 }
 
@@ -437,7 +481,8 @@ out:
  * NULL. A name that cannot be read is kept empty: not tried again.
  * Return: 0, or -ENOMEM.
  */
-static int sym_name(struct symtab *t, struct sym *s, const char **name)
+static int sym_name(struct ehd__syms *sy, struct symtab *t, struct sym *s,
+		    const char **name)
 {
 	char *got;
 
@@ -447,7 +492,7 @@ static int sym_name(struct symtab *t, struct sym *s, const char **name)
 			*name = t->names + s->name;
 			return 0;
 		}
-		got = read_src_name(t, s);
+		got = read_src_name(sy, t, s);
 		if (sym_keep(t, s, got ? got : strdup("")))
 			return -ENOMEM;
 	}
@@ -457,14 +502,15 @@ static int sym_name(struct symtab *t, struct sym *s, const char **name)
 }
 
 /* @s->addr's symbol in @t; 0 (@s->name NULL when none), or -ENOMEM. */
-static int symtab_describe(struct symtab *t, struct ehd__sym *s)
+static int symtab_describe(struct ehd__syms *sy, struct symtab *t,
+			   struct ehd__sym *s)
 {
 	struct sym *f = symtab_find(t, s->addr);
 	int err;
 
 	if (!f)
 		return 0;
-	err = sym_name(t, f, &s->name);
+	err = sym_name(sy, t, f, &s->name);
 	if (err || !s->name)
 		return err;
 	s->start = f->start;
@@ -857,7 +903,7 @@ static int read_debugdata(struct file *f, Elf *elf)
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
  * file descriptors).
  */
-static int open_elf(const struct file *f, int *fd, Elf **elf)
+static int open_elf(struct file *f, int *fd, Elf **elf)
 {
 	struct stat st;
 
@@ -867,8 +913,11 @@ static int open_elf(const struct file *f, int *fd, Elf **elf)
 	if (*fd < 0)
 		return transient(errno) ? -EAGAIN : -ENOENT;
 	/* ELF_C_READ, not mmap: a file truncated under us cannot SIGBUS */
-	if (!fstat(*fd, &st) && S_ISREG(st.st_mode))
+	if (!fstat(*fd, &st) && S_ISREG(st.st_mode)) {
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
 		*elf = elf_begin(*fd, ELF_C_READ, NULL);
+	}
 	if (*elf && elf_kind(*elf) == ELF_K_ELF)
 		return 0;
 	elf_end(*elf);
@@ -1061,7 +1110,7 @@ int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
 	if (err)
 		return err;
 	s->addr = file_addr(f, off);
-	return symtab_describe(&f->syms, s);
+	return symtab_describe(sy, &f->syms, s);
 }
 
 int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
@@ -1104,6 +1153,22 @@ int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
 		return -ENOENT;
 	*vaddr = s->vaddr;
 	*offset = s->off;
+	return 0;
+}
+
+int ehd__syms_identity(struct ehd__syms *sy, const char *path, dev_t *dev,
+		       ino_t *ino)
+{
+	struct file *f;
+	int err;
+
+	if (!path)
+		return -ENOENT;
+	err = file_get(sy, path, false, &f);
+	if (err)
+		return err;
+	*dev = f->dev;
+	*ino = f->ino;
 	return 0;
 }
 
@@ -1240,7 +1305,7 @@ int ehd__syms_jit(struct ehd__syms *sy, uint32_t pid, uint64_t ip,
 		return err;
 	if (!j->syms.n)
 		return -ENOENT;
-	err = symtab_describe(&j->syms, s);
+	err = symtab_describe(sy, &j->syms, s);
 	return err ? err : s->name ? 0 : -ENOENT;
 }
 
@@ -1359,7 +1424,7 @@ int ehd__syms_kernel(struct ehd__syms *sy, uint64_t ip, struct ehd__sym *s)
 	}
 	if (sy->kernel_err)
 		return sy->kernel_err;
-	return symtab_describe(&sy->kernel, s);
+	return symtab_describe(sy, &sy->kernel, s);
 }
 
 /* ---- the whole ---- */
@@ -1401,6 +1466,11 @@ void ehd__syms_free(struct ehd__syms *sy)
 	for (i = 0; i < sy->n; i++)
 		file_free(&sy->files[i]);
 	free(sy->files);
+	for (i = 0; i < SRC_FDS; i++) {
+		if (sy->src[i].path)
+			close(sy->src[i].fd);
+		free(sy->src[i].path);
+	}
 	for (i = 0; i < sy->njits; i++)
 		symtab_free(&sy->jits[i].syms);
 	free(sy->jits);

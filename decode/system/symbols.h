@@ -25,6 +25,7 @@
 #define EHD_SYMBOLS_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 struct ehd__syms;
 
@@ -92,6 +93,14 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
  */
 int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
 		      uint64_t *vaddr, uint64_t *offset);
+
+/*
+ * ehd__syms_identity() - the device and inode of the file at @path as it
+ * was read (once, as for its build id)
+ * Return: 0, -ENOENT (it cannot be read, or is not ELF).
+ */
+int ehd__syms_identity(struct ehd__syms *sy, const char *path, dev_t *dev,
+		       ino_t *ino);
 
 /*
  * ehd__syms_counts() - the ELF files read so far (their headers: segments,

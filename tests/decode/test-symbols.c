@@ -240,24 +240,32 @@ static void write_file(const char *path, const void *p, size_t n)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A copy of @bytes at a new temporary path, into @path. */
+static void temp_copy(char *path, const void *bytes, size_t size)
+{
+	int fd;
+
+	strcpy(path, "/tmp/ehd-test-symbols-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, bytes, size);
+}
+
 /*
- * Garbage, and copies of our own executable cut short or with bytes
- * changed: never a crash (a poor man's fuzzer, seeded for repeatability).
- */
-/*
- * Names are read from the file when asked for, after its symbols: a file
- * replaced in between gives no name rather than another file's.
+ * Names are read from the file when asked for, after its symbols: from
+ * the file read (still open) when another was renamed over it; from no
+ * other file once it was closed (after names of four other files).
  */
 static void names_on_demand(void **state)
 {
-	char path[] = "/tmp/ehd-test-symbols-XXXXXX", exe[PATH_MAX];
-	char other[] = "/tmp/ehd-test-symbols-XXXXXX";
+	char path[32], other[32], more[4][32], exe[PATH_MAX];
 	struct ehd__syms *sy = ehd__syms_new();
 	uint64_t off1, off2, off3;
 	unsigned char *bytes;
 	struct ehd__sym s;
 	size_t size;
-	int fd;
+	int i;
 
 	(void)state;
 	assert_non_null(sy);
@@ -269,24 +277,25 @@ static void names_on_demand(void **state)
 				    sizeof(exe), &off3), 0);
 	bytes = tf_slurp(exe, &size);
 	assert_non_null(bytes);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	write_file(path, bytes, size);
+	temp_copy(path, bytes, size);
 
 	assert_int_equal(ehd__syms_file(sy, path, off1, &s), 0);
 	assert_non_null(s.name);
 	assert_string_equal(s.name, "sym_marker_fn");
-	assert_int_equal(ehd__syms_file(sy, path, off2, &s), 0);
-	assert_non_null(s.name);
-	assert_string_equal(s.name, "foo::bar(int)");
 
 	/* the same bytes, but another file renamed over it */
-	fd = mkstemp(other);
-	assert_true(fd >= 0);
-	close(fd);
-	write_file(other, bytes, size);
+	temp_copy(other, bytes, size);
 	assert_int_equal(rename(other, path), 0);
+	assert_int_equal(ehd__syms_file(sy, path, off2, &s), 0);
+	assert_non_null(s.name);
+	assert_string_equal(s.name, "foo::bar(int)");	/* the file read */
+
+	/* names of four other files: the first one is closed */
+	for (i = 0; i < 4; i++) {
+		temp_copy(more[i], bytes, size);
+		assert_int_equal(ehd__syms_file(sy, more[i], off1, &s), 0);
+		assert_non_null(s.name);
+	}
 	assert_int_equal(ehd__syms_file(sy, path, off3, &s), 0);
 	assert_null(s.name);
 	/* a name read before stays */
@@ -294,11 +303,17 @@ static void names_on_demand(void **state)
 	assert_non_null(s.name);
 	assert_string_equal(s.name, "sym_marker_fn");
 
+	for (i = 0; i < 4; i++)
+		unlink(more[i]);
 	unlink(path);
 	free(bytes);
 	ehd__syms_free(sy);
 }
 
+/*
+ * Garbage, and copies of our own executable cut short or with bytes
+ * changed: never a crash (a poor man's fuzzer, seeded for repeatability).
+ */
 static void damaged_files(void **state)
 {
 	static const size_t cuts[] = { 4, 16, 52, 63, 64, 65, 200, 4096 };
