@@ -1113,6 +1113,13 @@ int ehd__syms_file(struct ehd__syms *sy, const char *path, uint64_t off,
 	return symtab_describe(sy, &f->syms, s);
 }
 
+/* The file at @path, read when new (not its symbols); see file_get(). */
+static int file_known(struct ehd__syms *sy, const char *path,
+		      struct file **f)
+{
+	return path ? file_get(sy, path, false, f) : -ENOENT;
+}
+
 int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 			  uint64_t addr, uint64_t *off)
 {
@@ -1120,9 +1127,7 @@ int ehd__syms_file_offset(struct ehd__syms *sy, const char *path,
 	size_t i;
 	int err;
 
-	if (!path)
-		return -ENOENT;
-	err = file_get(sy, path, false, &f);
+	err = file_known(sy, path, &f);
 	if (err)
 		return err;
 	for (i = 0; i < f->nsegs; i++) {
@@ -1143,9 +1148,7 @@ int ehd__syms_segment(struct ehd__syms *sy, const char *path, uint64_t off,
 	struct file *f;
 	int err;
 
-	if (!path)
-		return -ENOENT;
-	err = file_get(sy, path, false, &f);
+	err = file_known(sy, path, &f);
 	if (err)
 		return err;
 	s = seg_of_off(f, off);
@@ -1162,9 +1165,7 @@ int ehd__syms_identity(struct ehd__syms *sy, const char *path, dev_t *dev,
 	struct file *f;
 	int err;
 
-	if (!path)
-		return -ENOENT;
-	err = file_get(sy, path, false, &f);
+	err = file_known(sy, path, &f);
 	if (err)
 		return err;
 	*dev = f->dev;
@@ -1177,9 +1178,7 @@ int ehd__syms_build_id(struct ehd__syms *sy, const char *path, char *hex)
 	struct file *f;
 	int err;
 
-	if (!path)
-		return -ENOENT;
-	err = file_get(sy, path, false, &f);
+	err = file_known(sy, path, &f);
 	if (err)
 		return err;
 	if (!f->build_id_len)
