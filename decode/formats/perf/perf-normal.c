@@ -79,15 +79,23 @@ static int need(struct conv *c, size_t n)
 	memmove(c->buf, c->buf + c->pos, c->len - c->pos);
 	c->len -= c->pos;
 	c->pos = 0;
-	if (n > c->cap) {
-		uint8_t *p = realloc(c->buf, n);
-
-		if (!p)
-			return fail(c, -ENOMEM, "out of memory");
-		c->buf = p;
-		c->cap = n;
-	}
 	while (c->len < n) {
+		/*
+		 * The buffer grows with what comes, not to the size a record
+		 * claims: a short input claiming gigabytes costs nothing.
+		 */
+		if (c->len == c->cap) {
+			size_t cap = c->cap < n / 2 ? 2 * c->cap : n;
+			uint8_t *p;
+
+			if (cap < IN_CHUNK)
+				cap = n < IN_CHUNK ? n : IN_CHUNK;
+			p = realloc(c->buf, cap);
+			if (!p)
+				return fail(c, -ENOMEM, "out of memory");
+			c->buf = p;
+			c->cap = cap;
+		}
 		k = ehd__read_retry(c->in, c->buf + c->len, c->cap - c->len);
 		if (k < 0)
 			return fail(c, (int)k, "read: %s", strerror((int)-k));
