@@ -3,11 +3,34 @@
  * buf.c - growable byte buffer of libehdecode
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/ehd-buf.h"
+
+int ehd__grow(void *pp, size_t *cap, size_t n, size_t size)
+{
+	void **p = pp, *q;
+	size_t c = *cap ? *cap : 16;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n) {
+		if (c > SIZE_MAX / 2)
+			return -ENOMEM;
+		c *= 2;
+	}
+	if (c > SIZE_MAX / size)
+		return -ENOMEM;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
 
 int ehd__buf_reserve(struct ehd_buf *b, size_t extra)
 {

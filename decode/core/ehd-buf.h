@@ -23,6 +23,13 @@ struct ehd_buf {
 #define EHD_BUF_INIT { NULL, 0, 0, 0 }
 
 int ehd__buf_reserve(struct ehd_buf *b, size_t extra);
+
+/*
+ * ehd__grow() - room for @n elements of @size bytes in the array at
+ * *(void **)@pp, of *@cap elements: its capacity doubled (from 16) until
+ * it holds them. Return: 0, or -ENOMEM (the array unchanged).
+ */
+int ehd__grow(void *pp, size_t *cap, size_t n, size_t size);
 void ehd__buf_put_slow(struct ehd_buf *b, const void *p, size_t n);
 
 /* Appending is inline while there is room (the common case). */

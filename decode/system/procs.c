@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
 #include "system/procfs.h"
@@ -142,22 +143,6 @@ int ehd__procs_error(const struct ehd__procs *ps)
 	return ps->err;
 }
 
-/* Grow *@v (of *@cap elements of @size) to hold @n + 1. */
-static bool grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? 2 * *cap : 16;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	p = realloc(*v, c * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = c;
-	return true;
-}
-
 static struct proc *find_proc(const struct ehd__procs *ps, uint32_t pid)
 {
 	size_t pos = 0;
@@ -175,8 +160,8 @@ static struct proc *get_proc(struct ehd__procs *ps, uint32_t pid)
 
 	if (p)
 		return p;
-	if (!grow((void **)&ps->procs, &ps->procs_cap, ps->nprocs,
-		  sizeof(*ps->procs)) ||
+	if (ehd__grow(&ps->procs, &ps->procs_cap, ps->nprocs + 1,
+		      sizeof(*ps->procs)) ||
 	    ehd__table_add(&ps->by_pid, pid, (uint32_t)ps->nprocs)) {
 		ps->err = -ENOMEM;
 		return NULL;
@@ -201,8 +186,8 @@ static const char *intern(struct ehd__procs *ps, const char *s, size_t len)
 		if (!strncmp(ps->names[i], s, len) && !ps->names[i][len])
 			return ps->names[i];
 	copy = strndup(s, len);
-	if (!copy || !grow((void **)&ps->names, &ps->names_cap, ps->nnames,
-			   sizeof(*ps->names)) ||
+	if (!copy || ehd__grow(&ps->names, &ps->names_cap, ps->nnames + 1,
+				sizeof(*ps->names)) ||
 	    ehd__table_add(&ps->by_name, h, (uint32_t)ps->nnames)) {
 		free(copy);
 		ps->err = -ENOMEM;
@@ -613,8 +598,8 @@ static struct given_syms *given_syms(struct ehd__procs *ps, uint64_t id,
 			return &ps->gsyms[i];
 	if (!add)
 		return NULL;
-	if (!grow((void **)&ps->gsyms, &ps->gsyms_cap, ps->ngsyms,
-		  sizeof(*ps->gsyms)) ||
+	if (ehd__grow(&ps->gsyms, &ps->gsyms_cap, ps->ngsyms + 1,
+		      sizeof(*ps->gsyms)) ||
 	    ehd__table_add(&ps->by_mapping, id, (uint32_t)ps->ngsyms)) {
 		ps->err = -ENOMEM;
 		return NULL;
@@ -664,7 +649,7 @@ void ehd__procs_given_symbol(struct ehd__procs *ps, uint64_t mapping_id,
 
 	if (!gs || !g.name)
 		return;
-	if (!grow((void **)&gs->v, &gs->cap, gs->n, sizeof(*gs->v))) {
+	if (ehd__grow(&gs->v, &gs->cap, gs->n + 1, sizeof(*gs->v))) {
 		ps->err = -ENOMEM;
 		return;
 	}
@@ -907,8 +892,8 @@ static struct away *get_away(struct ehd__procs *ps, uint32_t tid, bool add)
 			return &ps->away[i];
 	if (!add)
 		return NULL;
-	if (!grow((void **)&ps->away, &ps->away_cap, ps->naway,
-		  sizeof(*ps->away)) ||
+	if (ehd__grow(&ps->away, &ps->away_cap, ps->naway + 1,
+		      sizeof(*ps->away)) ||
 	    ehd__table_add(&ps->by_tid, tid, (uint32_t)ps->naway)) {
 		ps->err = -ENOMEM;
 		return NULL;

@@ -35,6 +35,7 @@
 #include <libiberty/demangle.h>
 #include <lzma.h>
 
+#include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
 #include "core/ehd-table.h"
 #include "system/procfs.h"
@@ -196,19 +197,8 @@ static unsigned int sym_rank(const struct sym *s)
 /* Room for one more symbol at t->v[t->n]; 0 or -ENOMEM. */
 static int symtab_grow(struct symtab *t)
 {
-	size_t cap = t->cap ? 2 * t->cap : 256;
-	struct sym *v;
-
-	if (t->n < t->cap)
-		return 0;
-	if (cap > UINT32_MAX)
-		return -ENOMEM;
-	v = realloc(t->v, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	t->v = v;
-	t->cap = cap;
-	return 0;
+	return t->n >= UINT32_MAX ? -ENOMEM :	/* (kept ranks are u32) */
+	       ehd__grow(&t->v, &t->cap, t->n + 1, sizeof(*t->v));
 }
 
 /* A symbol of @size bytes (0: not given) at @start, named @name. */
@@ -233,17 +223,10 @@ static int sym_keep(struct symtab *t, struct sym *s, char *name)
 {
 	if (!name)
 		return -ENOMEM;
-	if (t->nkept == t->kept_cap) {
-		size_t cap = t->kept_cap ? 2 * t->kept_cap : 16;
-		char **v = cap <= UINT32_MAX ?
-			   realloc(t->kept, cap * sizeof(*v)) : NULL;
-
-		if (!v) {
-			free(name);
-			return -ENOMEM;
-		}
-		t->kept = v;
-		t->kept_cap = cap;
+	if (t->nkept >= UINT32_MAX ||	/* (s->name is a u32) */
+	    ehd__grow(&t->kept, &t->kept_cap, t->nkept + 1, sizeof(*t->kept))) {
+		free(name);
+		return -ENOMEM;
 	}
 	s->name = (uint32_t)t->nkept;
 	s->bits |= SYM_KEPT;
@@ -1025,17 +1008,9 @@ static int file_get(struct ehd__syms *sy, const char *path, bool syms,
 			return sy->files[i].err;
 		}
 	}
-	if (sy->n == sy->cap) {
-		size_t cap = sy->cap ? 2 * sy->cap : 16;
-
-		if (cap > UINT32_MAX)
-			return -ENOMEM;
-		f = realloc(sy->files, cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		sy->files = f;
-		sy->cap = cap;
-	}
+	if (sy->n >= UINT32_MAX ||	/* (indexes in by_path are u32) */
+	    ehd__grow(&sy->files, &sy->cap, sy->n + 1, sizeof(*sy->files)))
+		return -ENOMEM;
 	f = &sy->files[sy->n];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(path);
@@ -1286,15 +1261,9 @@ int ehd__syms_jit(struct ehd__syms *sy, uint32_t pid, uint64_t ip,
 		if (sy->jits[i].pid == pid)
 			j = &sy->jits[i];
 	if (!j) {
-		if (sy->njits == sy->jits_cap) {
-			size_t cap = sy->jits_cap ? 2 * sy->jits_cap : 8;
-			struct jit *v = realloc(sy->jits, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			sy->jits = v;
-			sy->jits_cap = cap;
-		}
+		if (ehd__grow(&sy->jits, &sy->jits_cap, sy->njits + 1,
+			      sizeof(*sy->jits)))
+			return -ENOMEM;
 		j = &sy->jits[sy->njits++];
 		memset(j, 0, sizeof(*j));
 		j->pid = pid;

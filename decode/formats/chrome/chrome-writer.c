@@ -26,6 +26,7 @@
 #include <ehdecode/trace.h>
 
 #include "formats/output.h"
+#include "core/ehd-buf.h"
 #include "core/ehd-table.h"
 #include "formats/json/json-event.h"
 #include "model/json-values.h"
@@ -77,25 +78,6 @@ struct ehd__chrome {
 	uint64_t untimed;
 };
 
-/* Room for one more of @size bytes in *@v (holding @n of *@cap). */
-static int grow(void *v, size_t *cap, size_t n, size_t size)
-{
-	void **p = v;
-	size_t ncap = *cap ? 2 * *cap : 16;
-	void *np;
-
-	if (n < *cap)
-		return 0;
-	if (ncap > SIZE_MAX / size)
-		return -ENOMEM;
-	np = realloc(*p, ncap * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 static void chrome_free(struct ehd__chrome *c)
 {
 	size_t i, k;
@@ -129,7 +111,8 @@ static struct thread *thread_of(struct ehd__chrome *c, uint32_t pid,
 	if (ehd__table_next(&c->thread_ix, key, &pos, &i))
 		return &c->threads[i];
 	if (c->nthreads >= UINT32_MAX - 1 ||
-	    grow(&c->threads, &c->threads_cap, c->nthreads, sizeof(*th)) ||
+	    ehd__grow(&c->threads, &c->threads_cap, c->nthreads + 1,
+		      sizeof(*th)) ||
 	    ehd__table_add(&c->thread_ix, key, (uint32_t)c->nthreads))
 		return NULL;
 	th = &c->threads[c->nthreads++];
@@ -148,7 +131,7 @@ static struct process *process_of(struct ehd__chrome *c, uint32_t pid)
 	if (ehd__table_next(&c->process_ix, pid, &pos, &i))
 		return &c->processes[i];
 	if (c->nprocesses >= UINT32_MAX - 1 ||
-	    grow(&c->processes, &c->processes_cap, c->nprocesses,
+	    ehd__grow(&c->processes, &c->processes_cap, c->nprocesses + 1,
 		 sizeof(*p)) ||
 	    ehd__table_add(&c->process_ix, pid, (uint32_t)c->nprocesses))
 		return NULL;
@@ -355,7 +338,7 @@ static int begin(struct ehd__chrome *c, struct ehd_buf *b,
 {
 	struct open_act *a;
 
-	if (grow(&th->open, &th->cap, th->depth, sizeof(*a)))
+	if (ehd__grow(&th->open, &th->cap, th->depth + 1, sizeof(*a)))
 		return -ENOMEM;
 	a = &th->open[th->depth];
 	a->text = malloc(ev->name_len + ev->provider_len + 1);

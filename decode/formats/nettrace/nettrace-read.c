@@ -203,27 +203,6 @@ const char *ehd__nt_error(const struct ehd__nt *nt, uint64_t *offset)
 	return ehd__err_get(&nt->err, offset);
 }
 
-/*
- * Make room for @n elements of @size bytes in the array at *@pp of *@cap
- * (doubling). Returns 0 or -ENOMEM (the array unchanged).
- */
-static int grow(void *pp, size_t *cap, size_t n, size_t size)
-{
-	void **p = pp, *q;
-	size_t c = *cap ? *cap : 16;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* ---- input ---- */
 
 uint64_t ehd__nt_offset(const struct ehd__nt *nt)
@@ -388,7 +367,7 @@ static long new_type(struct meta_parse *mp)
 {
 	struct nt_meta *m = mp->m;
 
-	if (grow(&m->types, &mp->types_cap, m->ntypes + 1, sizeof(*m->types)))
+	if (ehd__grow(&m->types, &mp->types_cap, m->ntypes + 1, sizeof(*m->types)))
 		return -ENOMEM;
 	memset(&m->types[m->ntypes], 0, sizeof(m->types[0]));
 	return (long)m->ntypes++;
@@ -870,7 +849,7 @@ static int add_meta_row(struct ehd__nt *nt, struct nt_meta *m, uint64_t offset)
 		meta_free(old);
 		return 0;
 	}
-	if (grow(&nt->metas, &nt->metas_cap, nt->nmetas + 1, sizeof(*nt->metas))) {
+	if (ehd__grow(&nt->metas, &nt->metas_cap, nt->nmetas + 1, sizeof(*nt->metas))) {
 		meta_free(m);
 		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
 	}
@@ -1036,7 +1015,7 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 			nt->threads[slot] = t;
 			continue;
 		}
-		if (grow(&nt->threads, &nt->threads_cap, nt->nthreads + 1,
+		if (ehd__grow(&nt->threads, &nt->threads_cap, nt->nthreads + 1,
 			 sizeof(*nt->threads)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->threads[nt->nthreads] = t;
@@ -1117,9 +1096,9 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 					    "stack id %llu defined twice",
 					    (unsigned long long)first);
 		n = size / ptr;
-		if (grow(&nt->stack_ips, &nt->ips_cap, nt->nips + (size_t)n,
+		if (ehd__grow(&nt->stack_ips, &nt->ips_cap, nt->nips + (size_t)n,
 			 sizeof(*nt->stack_ips)) ||
-		    grow(&nt->stacks, &nt->stacks_cap, nt->nstacks + 1,
+		    ehd__grow(&nt->stacks, &nt->stacks_cap, nt->nstacks + 1,
 			 sizeof(*nt->stacks)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		if (!dup)
@@ -1263,7 +1242,7 @@ static int label_block(struct ehd__nt *nt, struct cur *c)
 			nt->labels[old] = l;	/* replaced */
 			continue;
 		}
-		if (grow(&nt->labels, &nt->labels_cap, nt->nlabels + 1,
+		if (ehd__grow(&nt->labels, &nt->labels_cap, nt->nlabels + 1,
 			 sizeof(*nt->labels)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->labels[nt->nlabels] = l;
@@ -1316,7 +1295,7 @@ static int check_seq(struct ehd__nt *nt, uint64_t capture, uint32_t seq,
 		return ehd__nt_fail(nt, -EBADMSG, offset,
 				    "capture thread %llu starts at sequence number %u, not 1",
 				    (unsigned long long)capture, seq);
-	if (grow(&nt->seq_vals, &nt->seqs_cap, nt->nseqs + 1,
+	if (ehd__grow(&nt->seq_vals, &nt->seqs_cap, nt->nseqs + 1,
 		 sizeof(*nt->seq_vals)))
 		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
 	nt->seq_vals[nt->nseqs] = seq;
@@ -2421,7 +2400,7 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev)
 		size_t n = row.stack_size / (nt->pointer_size == 4 ? 4 : 8), i;
 
 		ehd__nt_sequence_point(nt, 0);
-		if (grow(&nt->stack_ips, &nt->ips_cap, n, sizeof(*nt->stack_ips)))
+		if (ehd__grow(&nt->stack_ips, &nt->ips_cap, n, sizeof(*nt->stack_ips)))
 			return ehd__nt_fail(nt, -ENOMEM, row.offset,
 					    "out of memory");
 		for (i = 0; i < n; i++)

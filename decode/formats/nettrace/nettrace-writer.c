@@ -1592,17 +1592,10 @@ static long births(struct ehd__ntw *w, uint32_t pid, bool add)
 	if (!ehd__table_next(&w->births, pid, &pos, &i)) {
 		if (!add)
 			return 0;
-		if (w->nborn == w->born_cap) {
-			size_t cap = w->born_cap ? 2 * w->born_cap : 64;
-			uint32_t *v = cap <= UINT32_MAX ?
-				      realloc(w->born, cap * sizeof(*v)) : NULL;
-
-			if (!v)
-				return -1;
-			w->born = v;
-			w->born_cap = cap;
-		}
-		if (ehd__table_add(&w->births, pid, (uint32_t)w->nborn))
+		if (w->nborn >= UINT32_MAX ||
+		    ehd__grow(&w->born, &w->born_cap, w->nborn + 1,
+			      sizeof(*w->born)) ||
+		    ehd__table_add(&w->births, pid, (uint32_t)w->nborn))
 			return -1;
 		i = (uint32_t)w->nborn++;
 		w->born[i] = 0;
