@@ -247,6 +247,20 @@ static void stack_ends(void **state)
 	ehd__procs_free(ps);
 }
 
+/* A trace's own mappings (nettrace): gone when its process is created anew. */
+static void given_anew(void **state)
+{
+	struct ehd__procs *ps = ehd__procs_new();
+
+	(void)state;
+	assert_non_null(ps);
+	ehd__procs_given_mapping(ps, 30, 5, 0x1000, 0x2000, 0, "/x", 2);
+	frame(ps, 30, 0x1010, "/x", 0x10);
+	ehd__procs_given_process(ps, 30);	/* an exec */
+	frame(ps, 30, 0x1010, NULL, 0);
+	ehd__procs_free(ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +268,7 @@ int main(void)
 		cmocka_unit_test(fork_exec),
 		cmocka_unit_test(switches),
 		cmocka_unit_test(stack_ends),
+		cmocka_unit_test(given_anew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
