@@ -67,3 +67,21 @@ nobody_tools() {
 	cp -P "$lib"/decode/.libs/libehdecode.so* "$dir/" 2>/dev/null
 	chmod -R a+rX "$dir"
 }
+
+# spin_exec_anew JSONL PID LIFE: whether, in a decoded system trace, spin's
+# process PID ends as ehrecord's copy at its exec and begins anew — a
+# ProcessExit, then ProcessCreate "spin", and after it spin's mappings and
+# none of ehrecord's (PerfView keeps a process's modules until it ends).
+# LIFE gets the process's system events, one "KIND [NAME|FILE]" a line.
+spin_exec_anew() {
+	local after
+
+	grep "^{\"n\":\"Universal.System:[A-Za-z]*\".*\"pid\":$2," "$1" |
+		sed -n 's/^{"n":"Universal.System:\([A-Za-z]*\)".*"FileName":"\([^"]*\)".*/\1 \2/p
+			s/^{"n":"Universal.System:\(Process[A-Za-z]*\)","NamespaceId":[0-9]*,"Name":"\([^"]*\)".*/\1 \2/p
+			s/^{"n":"Universal.System:\(ProcessExit\)".*/\1/p' >"$3"
+	after=$(sed -n '/^ProcessCreate spin$/,$p' "$3")
+	grep -B1 '^ProcessCreate spin$' "$3" | head -n 1 | grep -q '^ProcessExit$' &&
+		echo "$after" | grep -q '^ProcessMapping .*/examples/spin$' &&
+		! echo "$after" | grep -q '^ProcessMapping .*ehrecord$'
+}

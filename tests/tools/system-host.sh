@@ -177,15 +177,8 @@ if python3 "$(dirname "$0")/../common/perfview-lookup.py" "$tmp/n.jsonl" >"$tmp/
 else
 	bad "nettrace: PerfView's lookup: $(tr '\n' ' ' <"$tmp/lookup.out" | cut -c1-300)"
 fi
-# At its exec, spin's process ends as ehrecord's copy and begins anew
-# (ProcessExit, then ProcessCreate "spin"): after it, none of ehrecord's
-# mappings, for PerfView keeps a process's modules until it ends.
-grep "^{\"n\":\"Universal.System:[A-Za-z]*\".*\"pid\":$pid," "$tmp/n.jsonl" |
-	sed -n 's/^{"n":"Universal.System:\([A-Za-z]*\)".*"FileName":"\([^"]*\)".*/\1 \2/p; s/^{"n":"Universal.System:\(Process[A-Za-z]*\)","NamespaceId":[0-9]*,"Name":"\([^"]*\)".*/\1 \2/p; s/^{"n":"Universal.System:\(ProcessExit\)".*/\1/p' >"$tmp/life"
-after=$(sed -n '/^ProcessCreate spin$/,$p' "$tmp/life")
-if grep -B1 '^ProcessCreate spin$' "$tmp/life" | head -n 1 | grep -q '^ProcessExit$' &&
-   echo "$after" | grep -q '^ProcessMapping .*/examples/spin$' &&
-   ! echo "$after" | grep -q '^ProcessMapping .*ehrecord$'; then
+# At its exec, spin's process ends and begins anew (spin_exec_anew).
+if spin_exec_anew "$tmp/n.jsonl" "$pid" "$tmp/life"; then
 	ok "nettrace: spin's exec ends the process (ProcessExit) and creates it anew, with spin's mappings only"
 else
 	bad "nettrace: spin's exec: $(tr '\n' ';' <"$tmp/life" | cut -c1-300)"

@@ -107,15 +107,8 @@ else
 	bad "ProcessSymbol spin_hot_loop '$sym' against mapping '$map'"
 fi
 
-# At its exec, spin's process ends as ehrecord's copy and begins anew: a
-# ProcessExit, then ProcessCreate "spin", and after it spin's mappings, no
-# longer ehrecord's (PerfView keeps a process's modules until it ends).
-grep "^{\"n\":\"Universal.System:[A-Za-z]*\".*\"pid\":$pid," s.jsonl |
-	sed -n 's/^{"n":"Universal.System:\([A-Za-z]*\)".*"FileName":"\([^"]*\)".*/\1 \2/p; s/^{"n":"Universal.System:\(Process[A-Za-z]*\)","NamespaceId":[0-9]*,"Name":"\([^"]*\)".*/\1 \2/p; s/^{"n":"Universal.System:\(ProcessExit\)".*/\1/p' >life.txt
-after=$(sed -n '/^ProcessCreate spin$/,$p' life.txt)
-if grep -B1 '^ProcessCreate spin$' life.txt | head -n 1 | grep -q '^ProcessExit$' &&
-   echo "$after" | grep -q '^ProcessMapping .*/examples/spin$' &&
-   ! echo "$after" | grep -q '^ProcessMapping .*ehrecord$'; then
+# At its exec, spin's process ends and begins anew (spin_exec_anew).
+if spin_exec_anew s.jsonl "$pid" life.txt; then
 	ok "spin's exec ends the process and creates it anew, with spin's mappings only"
 else
 	bad "spin's exec: $(tr '\n' ';' <life.txt | cut -c1-300)"
