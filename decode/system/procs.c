@@ -785,7 +785,7 @@ size_t ehd__procs_frames(struct ehd__procs *ps, uint32_t pid,
 	return k;
 }
 
-/* ---- the outer end of stacks ------------------------------------------------ */
+/* ---- the outer end of stacks --------------------------------------------- */
 
 size_t ehd__procs_trim(const struct ehd__procs *ps, uint32_t pid,
 		       const uint64_t *chain, size_t count)

@@ -202,7 +202,8 @@ static void stack_ends(void **state)
 	(void)state;
 	assert_non_null(ps);
 	map(ps, 7, 0x400000, 0x10000, 0, "/opt/app/bin/app", true);
-	map(ps, 7, 0x7f0000000000ull, 0x100000, 0, "/usr/lib/x86_64-linux-gnu/libc.so.6", true);
+	map(ps, 7, 0x7f0000000000ull, 0x100000, 0,
+	    "/usr/lib/x86_64-linux-gnu/libc.so.6", true);
 	map(ps, 7, 0x600000, 0x1000, 0, "/usr/lib/libother.so", true);
 	map(ps, 7, 0x700000, 0x1000, 0, "/lib64/ld-linux-x86-64.so.2", true);
 	map(ps, 7, 0x800000, 0x1000, 0, "/lib/libc-2.31.so", true);
