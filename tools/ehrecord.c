@@ -560,6 +560,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	} else if (sr.max_files) {
 		return usage_error("--max-files goes with --switch-output", NULL);
 	}
+	/* Read once complete: no need to empty the rings every 100 ms. */
+	lo->to_file = strcmp(output, "-") && !lo->rotate;
 	sr.name = output;
 	sr.limit = perf ? 0 : lo->max_size ? lo->max_size : lo->switch_bytes;
 

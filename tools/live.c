@@ -462,6 +462,8 @@ int live_start(struct live *l, const struct live_opts *o)
 		err = ehd_session_set_cpu_sampling(l->s, o->hz);
 	if (!err && o->off_cpu)
 		err = ehd_session_set_off_cpu(l->s, true);
+	if (!err && o->to_file)
+		err = ehd_session_set_latency(l->s, -1);
 	if (!err && o->out_fd >= 0)
 		err = ehd_session_set_output(l->s, o->out_fd);
 	if (!err && (o->spool_mem || o->spool_disk))
@@ -514,7 +516,7 @@ bool live_running(struct live *l)
 
 	if (l->stopped || stop_signals || l->pipe_closed || l->limit_hit)
 		return false;
-	/* --duration stops as a signal does (polls wake every 100 ms). */
+	/* --duration stops as a signal does (wait_ms() wakes for it). */
 	if (l->o->duration && now() - l->started >= l->o->duration)
 		return false;
 	if (l->child && l->child_gate < 0 &&
@@ -585,6 +587,26 @@ void live_limit_hit(struct live *l)
 		l->o->prog, (unsigned long long)l->o->max_size);
 }
 
+/*
+ * How long to wait for data: 100 ms while something is looked at by
+ * polling (a status line, COMMAND or -p processes to outlive, a pipe, a
+ * --switch-output clock), else a second; never past --duration.
+ */
+static int wait_ms(const struct live *l)
+{
+	const struct live_opts *o = l->o;
+	double ms = 100, left;
+
+	if (o->to_file && !o->status && !o->command && !o->npids)
+		ms = 1000;
+	if (o->duration) {
+		left = (l->started + o->duration - now()) * 1000 + 1;
+		if (left < ms)
+			ms = left > 0 ? left : 0;
+	}
+	return (int)ms;
+}
+
 int live_wait(struct live *l)
 {
 	int err;
@@ -600,7 +622,7 @@ int live_wait(struct live *l)
 		return 0;
 	}
 	show_status(l, false);
-	err = ehd_session_poll(l->s, 100);
+	err = ehd_session_poll(l->s, wait_ms(l));
 	if (err == -EPIPE) {
 		live_pipe_closed(l);
 		return 0;

@@ -62,6 +62,12 @@ struct live_opts {
 	uint64_t switch_bytes;	/* --switch-output=SIZE, 0 for none */
 	double switch_secs;	/* --switch-output=SECONDS, 0 for none */
 	/*
+	 * The output is a file read once the recording ends: the rings are
+	 * emptied when a quarter full (not every 100 ms) and the tool wakes
+	 * once a second when nothing else needs it sooner.
+	 */
+	bool to_file;
+	/*
 	 * At a --switch-output boundary: end the file (nettrace: *@w, ended,
 	 * its losses counted; perf: the session's, with
 	 * ehd_session_switch_output()) and go on in the next (nettrace: a new

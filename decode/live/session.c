@@ -123,6 +123,7 @@ struct ehd_session {
 	uint32_t *cpus;		/* by ring */
 	size_t size;		/* ring data bytes, a power of two pages */
 	size_t page;
+	int latency_ms;		/* between drain passes; -1: at the watermark */
 	char *filter;
 	char **cmdline;
 	int clockid;
@@ -416,6 +417,7 @@ EHD_API struct ehd_session *ehd_session_new(unsigned int flags)
 	s->spool_mem = EHD_SESSION_SPOOL_DEFAULT;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->size = EHD_SESSION_BUFFER_DEFAULT;
+	s->latency_ms = DRAIN_TIMEOUT_MS;
 	s->clockid = flags & EHD_SESSION_CLOCK_RAW ? CLOCK_MONOTONIC_RAW :
 						      CLOCK_MONOTONIC;
 	return s;
@@ -446,6 +448,16 @@ EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes)
 	while (size < bytes)
 		size *= 2;
 	s->size = size;
+	return 0;
+}
+
+EHD_API int ehd_session_set_latency(struct ehd_session *s, int ms)
+{
+	if (s->state != NEW)
+		return fail(s, -EBUSY, "the session has started");
+	if (ms < -1)
+		return fail(s, -EINVAL, "latency %d ms: want -1 or more", ms);
+	s->latency_ms = ms;
 	return 0;
 }
 
@@ -703,8 +715,14 @@ static void base_attr(const struct ehd_session *s, struct perf_event_attr *a)
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = s->clockid;
+	/*
+	 * The drain thread wakes when a ring is a quarter full; with no
+	 * latency bound (a file read afterwards) at half, as perf record:
+	 * half the passes, each of twice the data.
+	 */
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)(s->size / 4);
+	a->wakeup_watermark = (uint32_t)(s->latency_ms < 0 ? s->size / 2 :
+					 s->size / 4);
 	a->write_backward = !!(s->flags & EHD_SESSION_CIRCULAR);
 }
 
@@ -1440,7 +1458,7 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 		dc.nrings = s->nrings;
 		dc.size = s->size;
 		dc.sink = &s->sink;
-		dc.timeout_ms = DRAIN_TIMEOUT_MS;
+		dc.timeout_ms = s->latency_ms;
 		err = ehd__drain_start(&s->drain, &dc);
 		if (err)
 			err = fail(s, err, "cannot start the drain thread: %s",

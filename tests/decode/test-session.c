@@ -92,6 +92,9 @@ static void order(void **state)
 	assert_int_equal(ehd_session_set_buffer(s, 0), -EINVAL);
 	assert_int_equal(ehd_session_set_buffer(s, (size_t)2 << 30), -EINVAL);
 	assert_int_equal(ehd_session_set_buffer(s, 5000), 0);
+	assert_int_equal(ehd_session_set_latency(s, -2), -EINVAL);
+	assert_int_equal(ehd_session_set_latency(s, -1), 0);
+	assert_int_equal(ehd_session_set_latency(s, 10), 0);
 	assert_int_equal(ehd_session_set_filter(s, "id == 1"), 0);
 	assert_int_equal(ehd_session_set_cpu_sampling(s, EHD_SESSION_HZ_MAX + 1),
 			 -EINVAL);

@@ -10,6 +10,7 @@
 #  - the same live with ehdecode -e ... -- COMMAND;
 #  - --duration ends a recording in time with a complete file (both
 #    formats, and ehdecode -e), even while COMMAND still runs;
+#  - recording to a file does not wake for nothing (a few times in 2 s);
 #  - -o - streams both formats into ehdecode --strict -; a reader that
 #    goes away stops the recording (said, exit 0);
 #  - without permission (uid 65534) or without tracefs (a mount namespace
@@ -89,6 +90,35 @@ took "ehrecord -F perf --duration 0.5" 2 \
 took "ehdecode -e --duration 1" 2 "$dec" -F jsonl --duration 1 -e sched:sched_switch
 grep -q '"n":"sched:sched_switch"' "$tmp/dur.out" &&
 	ok "ehdecode -e --duration: events" || bad "ehdecode -e --duration: no events"
+
+# A file read after the recording: the rings are emptied when half full
+# and the tool does not wake every 100 ms for nothing (perf record's way:
+# 2 s of a quiet recording cost about 40 wake-ups before); what came
+# meanwhile is taken at the stop.
+wakeups() {	# wakeups PID: the voluntary context switches of its threads
+	cat /proc/"$1"/task/*/status 2>/dev/null |
+		awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'
+}
+for fmt in nettrace perf; do
+	"$rec" -q -F $fmt -o "$tmp/quiet.$fmt" -e sched:sched_process_exec \
+		2>"$tmp/err" &
+	rp=$!
+	sleep 1
+	w0=$(wakeups $rp)
+	for _ in 1 2 3; do /bin/true; done
+	sleep 2
+	w1=$(wakeups $rp)
+	kill -INT $rp
+	wait $rp
+	rc=$?
+	n=$("$dec" --strict -F jsonl "$tmp/quiet.$fmt" 2>"$tmp/err2" |
+		grep -c '"filename":"/bin/true"')
+	if [ $rc = 0 ] && [ $((w1 - w0)) -le 10 ] && [ "$n" -ge 3 ]; then
+		ok "-F $fmt to a file: $((w1 - w0)) wake-ups in 2 s, the $n execs taken at the stop"
+	else
+		bad "-F $fmt to a file: exit $rc, $((w1 - w0)) wake-ups in 2 s (want 10 at most), $n of 3 execs: $(cat "$tmp/err" "$tmp/err2" | head -n 2)"
+	fi
+done
 
 # -o -: a recording through a pipe, read live; the pipe's reader going
 # away stops it, said, exit 0.

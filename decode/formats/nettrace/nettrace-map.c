@@ -882,17 +882,36 @@ static int run_ops(struct run *r, size_t i, size_t end)
 	return 0;
 }
 
-/* Copy @n bytes, a word at a time (the payloads are small). */
+/*
+ * Copy @n bytes, a word at a time (the payloads are small); the last
+ * partial word as one that overlaps the word before it.
+ */
 static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
 {
 	uint64_t w;
+	uint32_t h;
+	size_t i;
 
-	for (; n >= 8; n -= 8, d += 8, s += 8) {
-		memcpy(&w, s, 8);
-		memcpy(d, &w, 8);
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&w, s + i, 8);
+			memcpy(d + i, &w, 8);
+		}
+		if (i < n) {
+			memcpy(&w, s + n - 8, 8);
+			memcpy(d + n - 8, &w, 8);
+		}
+		return;
 	}
-	while (n--)
-		*d++ = *s++;
+	if (n >= 4) {
+		memcpy(&h, s, 4);
+		memcpy(d, &h, 4);
+		memcpy(&h, s + n - 4, 4);
+		memcpy(d + n - 4, &h, 4);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		d[i] = s[i];
 }
 
 /*

@@ -778,32 +778,21 @@ static long cached_type(const struct ehd__ntw *w, const struct ehd_event *ev,
 	return (long)c->meta - 1;
 }
 
-/* The type of an EventHeader event (enumerator @en started on it). */
-static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
-			     const struct ehd_enum *en, size_t *payload)
+/* The type of EventHeader event @ev, by its whole key: found, or made. */
+static long keyed_type(struct ehd__ntw *w, const struct ehd_event *ev,
+		       const uint8_t *decls, size_t len)
 {
 	const struct ehd_event_info *info = ev->eh;
-	const uint8_t *decls;
-	size_t len;
 	struct identity id = {
 		ev->provider, ev->name, ev->tracepoint, info->name,
 		ev->provider_len, ev->name_len, ev->tracepoint_len,
 		&info->header, ev->keyword, 0, false
 	};
 	struct ehd__ntm map = { 0 };
-	uint64_t h, key = ehd__enum_key(en);
-	struct key_cache *kc = &w->key_cache[key % KEY_CACHE_SIZE];
+	uint64_t h;
 	long idx;
 	int err;
 
-	ehd__enum_layout(en, &decls, &len, payload);
-	if (key && kc->key == key)
-		return kc->meta;	/* the same identity as before */
-	idx = cached_type(w, ev, decls, len);
-	if (idx >= 0 && key)
-		*kc = (struct key_cache){ key, (uint32_t)idx };
-	if (idx >= 0)
-		return idx;
 	key_begin(w, MK_EVENTHEADER, &id);
 	ehd__buf_put(&w->key, &info->header, sizeof(info->header));
 	ehd__buf_put(&w->key, info->name, strlen(info->name) + 1);
@@ -819,9 +808,34 @@ static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
 		idx = err ? err : add_type(w, h, &map, &id);
 		ehd__ntm_fini(&map);
 	}
-	if (idx >= 0)
-		w->eh_cache[cache_slot(ev)] = (struct eh_cache){ ev->tracepoint,
-								(uint32_t)idx + 1 };
+	return idx;
+}
+
+/*
+ * The type of an EventHeader event (enumerator @en started on it): that
+ * of the identity the enumerator knows, else of the tracepoint's last
+ * event if it is the same, else by its whole key.
+ */
+static long eventheader_type(struct ehd__ntw *w, const struct ehd_event *ev,
+			     const struct ehd_enum *en, size_t *payload)
+{
+	const uint8_t *decls;
+	size_t len;
+	uint64_t key = ehd__enum_key(en);
+	struct key_cache *kc = &w->key_cache[key % KEY_CACHE_SIZE];
+	long idx;
+
+	ehd__enum_layout(en, &decls, &len, payload);
+	if (key && kc->key == key)
+		return kc->meta;	/* the same identity as before */
+	idx = cached_type(w, ev, decls, len);
+	if (idx < 0) {
+		idx = keyed_type(w, ev, decls, len);
+		if (idx >= 0)
+			w->eh_cache[cache_slot(ev)] =
+				(struct eh_cache){ ev->tracepoint,
+						   (uint32_t)idx + 1 };
+	}
 	if (idx >= 0 && key)
 		*kc = (struct key_cache){ key, (uint32_t)idx };
 	return idx;
@@ -1041,7 +1055,7 @@ static void put_guid(struct ehd_buf *b, const uint8_t *rfc)
 static int label_id(struct ehd__ntw *w, const struct ehd_event *ev,
 		    uint32_t *id)
 {
-	uint8_t key[33] = { 0 };
+	uint8_t key[33];
 	size_t pos = 0;
 	uint64_t h;
 	uint32_t v;
@@ -1049,6 +1063,7 @@ static int label_id(struct ehd__ntw *w, const struct ehd_event *ev,
 	*id = 0;
 	if (!ev->activity_id)
 		return 0;
+	memset(key, 0, sizeof(key));
 	memcpy(key, ev->activity_id, 16);
 	if (ev->related_id) {
 		memcpy(key + 16, ev->related_id, 16);

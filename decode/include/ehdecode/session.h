@@ -36,7 +36,8 @@
  * (ehd_session_set_output()).
  *
  * The rings are emptied by a thread of the session's own, which does
- * nothing else: woken when a ring is a quarter full (or every 100 ms), it
+ * nothing else: woken when a ring is a quarter full (or every 100 ms; at
+ * half and only then without a latency bound, ehd_session_set_latency()), it
  * copies what the rings hold, as it is, and gives the space back to the
  * kernel at once. What it copies waits in a spool for the caller's
  * ehd_session_read(): in memory up to a bound, then in a temporary file
@@ -305,6 +306,21 @@ EHD_API int ehd_session_set_filter(struct ehd_session *s, const char *expr);
  * Return: 0, -EINVAL for 0 or more than 1 GiB, -EBUSY once started.
  */
 EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
+
+/**
+ * ehd_session_set_latency() - how long a record may wait in its ring
+ * @s: the session, not started
+ * @ms: the longest, in milliseconds, between two passes of the thread that
+ *	empties the rings (default 100); -1: none, a ring is emptied when it
+ *	is half full (its wakeup watermark; a quarter with a bound) and at
+ *	the stop, as perf record does. What is read as the recording runs (ehd_session_read(),
+ *	a pipe) wants a bound; a file read once the recording has ended does
+ *	not, and with none the thread does not wake at all while the rings
+ *	fill slowly.
+ *
+ * Return: 0, -EINVAL below -1, -EBUSY once started.
+ */
+EHD_API int ehd_session_set_latency(struct ehd_session *s, int ms);
 
 /**
  * ehd_session_set_output() - write the stream to a file, not through
