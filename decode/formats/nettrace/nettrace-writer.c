@@ -55,8 +55,13 @@
 #include "system/procs.h"
 #include "model/tracefs-fields.h"
 
-/* Payload bytes that end a window. */
-#define WINDOW_BYTES (1u << 20)
+/*
+ * Payload bytes that end a window: its memory (the rows held, the blocks
+ * made) is about four times that, faulted in once; 256 KiB keeps it
+ * small, and the blocks and sequence point a window adds are some 100
+ * bytes.
+ */
+#define WINDOW_BYTES (256u << 10)
 /* Rows or stacks that end a window (blocks hold at most 16 MiB). */
 #define TABLE_BYTES_MAX (8u << 20)
 /* Most frames of a stack TraceEvent reads (64-bit IPs). */
