@@ -560,8 +560,14 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	} else if (sr.max_files) {
 		return usage_error("--max-files goes with --switch-output", NULL);
 	}
-	/* Read once complete: no need to empty the rings every 100 ms. */
-	lo->to_file = strcmp(output, "-") && !lo->rotate;
+	/*
+	 * Read once complete: no need to empty the rings every 100 ms; but
+	 * a system trace in nettrace reads /proc as it converts (a process's
+	 * files through its root, its pid namespace, JIT maps), which wants
+	 * its processes still there.
+	 */
+	lo->to_file = strcmp(output, "-") && !lo->rotate &&
+		      (perf || !system_trace(lo));
 	sr.name = output;
 	sr.limit = perf ? 0 : lo->max_size ? lo->max_size : lo->switch_bytes;
 

@@ -62,9 +62,10 @@ struct live_opts {
 	uint64_t switch_bytes;	/* --switch-output=SIZE, 0 for none */
 	double switch_secs;	/* --switch-output=SECONDS, 0 for none */
 	/*
-	 * The output is a file read once the recording ends: the rings are
-	 * emptied when a quarter full (not every 100 ms) and the tool wakes
-	 * once a second when nothing else needs it sooner.
+	 * The output is a file read once the recording ends (and converted
+	 * without /proc): the rings are emptied when half full (not every
+	 * 100 ms) and the tool wakes once a second when nothing else needs
+	 * it sooner.
 	 */
 	bool to_file;
 	/*
