@@ -590,14 +590,16 @@ void live_limit_hit(struct live *l)
 /*
  * How long to wait for data: 100 ms while something is looked at by
  * polling (a status line, COMMAND or -p processes to outlive, a pipe, a
- * --switch-output clock), else a second; never past --duration.
+ * --switch-output clock, a --max-size the drain thread may reach), else
+ * a second; never past --duration.
  */
 static int wait_ms(const struct live *l)
 {
 	const struct live_opts *o = l->o;
 	double ms = 100, left;
 
-	if (o->to_file && !o->status && !o->command && !o->npids)
+	if (o->to_file && !o->status && !o->command && !o->npids &&
+	    !o->max_size)
 		ms = 1000;
 	if (o->duration) {
 		left = (l->started + o->duration - now()) * 1000 + 1;
