@@ -34,7 +34,8 @@
 # counts). With 2 CPUs or more the recorder is pinned
 # to CPU 0 and the load to the others (LIVE_PIN=0: not pinned). Before
 # the ladder, the producer alone: flat out under perf stat (a counting
-# event: enabled, no ring), its own limit here.
+# event: enabled, no ring), its own limit here; and bench/copy-bench, the
+# rate of the drain thread's copy of ring spans against memcpy's.
 #
 # For each run: events written (live-load's count of writes the kernel
 # took); events in the file (ehdecode -F jsonl, for all three formats),
@@ -199,6 +200,9 @@ fi
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 echo "guest: Linux $(uname -r), $ncpu CPUs, clock source $(cat $cs 2>/dev/null); $secs s per run, $threads load thread(s)${pin_rec:+; recorder on CPU 0, load on CPUs 1-$((ncpu - 1))}"
 echo "ehrecord: ${rec[*]: -1}; $(perf --version 2>/dev/null)"
+# What the drain thread's copy into the spool costs here (ehd__copy_span)
+# against glibc's memcpy, which QEMU's TCG runs a byte at a time.
+[ -x "$build/bench/copy-bench" ] && "${pin_rec[@]}" "$build/bench/copy-bench"
 
 # ---- the producer alone ---------------------------------------------------------
 alone_rate=0

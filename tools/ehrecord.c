@@ -417,6 +417,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	char *dir = NULL, *end;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
 	bool perf = false, started = false, raw_names = false;
+	unsigned int rflags;
 	struct other other = { MODE_RECORD, NULL, false, false, false, false };
 	struct live l;
 	const char *why;
@@ -560,14 +561,17 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	} else if (sr.max_files) {
 		return usage_error("--max-files goes with --switch-output", NULL);
 	}
+	rflags = EHD_READER_SORT_TIME |
+		 (system_trace(lo) ? EHD_READER_SYSTEM : 0) |
+		 (raw_names ? EHD_READER_RAW_NAMES : 0);
 	/*
 	 * Read once complete: no need to empty the rings every 100 ms; but
-	 * a system trace in nettrace reads /proc as it converts (a process's
-	 * files through its root, its pid namespace, JIT maps), which wants
-	 * its processes still there.
+	 * a system trace converted to nettrace reads /proc as it goes (a
+	 * process's files through its root, its pid namespace, JIT maps),
+	 * which wants its processes still there.
 	 */
 	lo->to_file = strcmp(output, "-") && !lo->rotate &&
-		      (perf || !system_trace(lo));
+		      (perf || !(rflags & EHD_READER_SYSTEM));
 	sr.name = output;
 	sr.limit = perf ? 0 : lo->max_size ? lo->max_size : lo->switch_bytes;
 
@@ -601,9 +605,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	if (!ret && perf)
 		ret = live_write_perf(&l);
 	else if (!ret)
-		ret = live_write_events(&l, &w, EHD_READER_SORT_TIME |
-					(system_trace(lo) ? EHD_READER_SYSTEM : 0) |
-					(raw_names ? EHD_READER_RAW_NAMES : 0));
+		ret = live_write_events(&l, &w, rflags);
 	if (w) {
 		err = ehd_writer_close(w);
 		if (err == -EPIPE) {

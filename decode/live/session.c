@@ -123,7 +123,7 @@ struct ehd_session {
 	uint32_t *cpus;		/* by ring */
 	size_t size;		/* ring data bytes, a power of two pages */
 	size_t page;
-	int latency_ms;		/* between drain passes; -1: at the watermark */
+	int latency_ms;		/* most between passes; -1: the watermark */
 	char *filter;
 	char **cmdline;
 	int clockid;

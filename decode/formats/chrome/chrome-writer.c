@@ -132,7 +132,7 @@ static struct process *process_of(struct ehd__chrome *c, uint32_t pid)
 		return &c->processes[i];
 	if (c->nprocesses >= UINT32_MAX - 1 ||
 	    ehd__grow(&c->processes, &c->processes_cap, c->nprocesses + 1,
-		 sizeof(*p)) ||
+		      sizeof(*p)) ||
 	    ehd__table_add(&c->process_ix, pid, (uint32_t)c->nprocesses))
 		return NULL;
 	p = &c->processes[c->nprocesses++];

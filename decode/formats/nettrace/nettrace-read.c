@@ -367,7 +367,8 @@ static long new_type(struct meta_parse *mp)
 {
 	struct nt_meta *m = mp->m;
 
-	if (ehd__grow(&m->types, &mp->types_cap, m->ntypes + 1, sizeof(*m->types)))
+	if (ehd__grow(&m->types, &mp->types_cap, m->ntypes + 1,
+		      sizeof(*m->types)))
 		return -ENOMEM;
 	memset(&m->types[m->ntypes], 0, sizeof(m->types[0]));
 	return (long)m->ntypes++;
@@ -849,7 +850,8 @@ static int add_meta_row(struct ehd__nt *nt, struct nt_meta *m, uint64_t offset)
 		meta_free(old);
 		return 0;
 	}
-	if (ehd__grow(&nt->metas, &nt->metas_cap, nt->nmetas + 1, sizeof(*nt->metas))) {
+	if (ehd__grow(&nt->metas, &nt->metas_cap, nt->nmetas + 1,
+		      sizeof(*nt->metas))) {
 		meta_free(m);
 		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
 	}
@@ -1016,7 +1018,7 @@ static int thread_block(struct ehd__nt *nt, struct cur *c)
 			continue;
 		}
 		if (ehd__grow(&nt->threads, &nt->threads_cap, nt->nthreads + 1,
-			 sizeof(*nt->threads)))
+			      sizeof(*nt->threads)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->threads[nt->nthreads] = t;
 		if (ehd__table_add(&nt->thread_ids, index, (uint32_t)nt->nthreads))
@@ -1096,10 +1098,10 @@ int ehd__nt_add_stacks(struct ehd__nt *nt, const uint8_t *p, size_t len,
 					    "stack id %llu defined twice",
 					    (unsigned long long)first);
 		n = size / ptr;
-		if (ehd__grow(&nt->stack_ips, &nt->ips_cap, nt->nips + (size_t)n,
-			 sizeof(*nt->stack_ips)) ||
+		if (ehd__grow(&nt->stack_ips, &nt->ips_cap,
+			      nt->nips + (size_t)n, sizeof(*nt->stack_ips)) ||
 		    ehd__grow(&nt->stacks, &nt->stacks_cap, nt->nstacks + 1,
-			 sizeof(*nt->stacks)))
+			      sizeof(*nt->stacks)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		if (!dup)
 			slot = (uint32_t)nt->nstacks;	/* else replaced */
@@ -1243,7 +1245,7 @@ static int label_block(struct ehd__nt *nt, struct cur *c)
 			continue;
 		}
 		if (ehd__grow(&nt->labels, &nt->labels_cap, nt->nlabels + 1,
-			 sizeof(*nt->labels)))
+			      sizeof(*nt->labels)))
 			return ehd__nt_fail(nt, -ENOMEM, at, "out of memory");
 		nt->labels[nt->nlabels] = l;
 		if (ehd__table_add(&nt->label_ids, l.id, (uint32_t)nt->nlabels))
@@ -1296,7 +1298,7 @@ static int check_seq(struct ehd__nt *nt, uint64_t capture, uint32_t seq,
 				    "capture thread %llu starts at sequence number %u, not 1",
 				    (unsigned long long)capture, seq);
 	if (ehd__grow(&nt->seq_vals, &nt->seqs_cap, nt->nseqs + 1,
-		 sizeof(*nt->seq_vals)))
+		      sizeof(*nt->seq_vals)))
 		return ehd__nt_fail(nt, -ENOMEM, offset, "out of memory");
 	nt->seq_vals[nt->nseqs] = seq;
 	if (ehd__table_add(&nt->seqs, key, (uint32_t)nt->nseqs))
@@ -2400,7 +2402,8 @@ int ehd__nt_next(struct ehd__nt *nt, const struct ehd_event **ev)
 		size_t n = row.stack_size / (nt->pointer_size == 4 ? 4 : 8), i;
 
 		ehd__nt_sequence_point(nt, 0);
-		if (ehd__grow(&nt->stack_ips, &nt->ips_cap, n, sizeof(*nt->stack_ips)))
+		if (ehd__grow(&nt->stack_ips, &nt->ips_cap, n,
+			      sizeof(*nt->stack_ips)))
 			return ehd__nt_fail(nt, -ENOMEM, row.offset,
 					    "out of memory");
 		for (i = 0; i < n; i++)

@@ -313,10 +313,12 @@ EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
  * @ms: the longest, in milliseconds, between two passes of the thread that
  *	empties the rings (default 100); -1: none, a ring is emptied when it
  *	is half full (its wakeup watermark; a quarter with a bound) and at
- *	the stop, as perf record does. What is read as the recording runs (ehd_session_read(),
- *	a pipe) wants a bound; a file read once the recording has ended does
- *	not, and with none the thread does not wake at all while the rings
- *	fill slowly.
+ *	the stop, as perf record does. What is read as the recording runs
+ *	(ehd_session_read(), a pipe) wants a bound, as does a reader that
+ *	looks processes up in /proc as it converts (EHD_READER_SYSTEM: a
+ *	process gone by then is read without its files' names); a file
+ *	read once the recording has ended does not, and with none the
+ *	thread does not wake at all while the rings fill slowly.
  *
  * Return: 0, -EINVAL below -1, -EBUSY once started.
  */
