@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh - the whole test suite, as CI runs it: install what is missing,
 # then build and "make check" twice (plain, and with ASan+UBSan), a short
-# libFuzzer run of each fuzz target, then "make distcheck". VM tests run when a test kernel is found (see README).
+# libFuzzer run of each fuzz target, then "make distcheck". VM tests run
+# when a test kernel is found (see README).
 # Prints the logs of failed tests; exits non-zero on any failure.
 set -uo pipefail
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,7 +35,14 @@ echo "=== libFuzzer, 30 s per target ==="
 make -C "$src/build" -s fuzz FUZZ_SECONDS=30 || rc=1
 echo "=== make distcheck ==="
 make -C "$src/build" -s -j2 distcheck >"$src/build/distcheck.log" 2>&1 ||
-	{ tail -n 60 "$src/build/distcheck.log"; rc=1; }
+	{
+		tail -n 60 "$src/build/distcheck.log"
+		# (left in place by a failed distcheck)
+		for d in "$src"/build/eventheader-*/_build/sub; do
+			[ -f "$d/config.status" ] && show_logs "$d"
+		done
+		rc=1
+	}
 # One closing line over every test run above (automake .trs results).
 count() { cat "$src"/build/tests/*/*.trs "$src"/build/tests/*.trs \
 	"$src"/build-asan/tests/*/*.trs "$src"/build-asan/tests/*.trs 2>/dev/null |
