@@ -1319,8 +1319,13 @@ static unsigned int varuint_len(uint64_t v)
 	return n;
 }
 
-static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
-		      uint32_t meta, size_t payload_at)
+/*
+ * Hold the row of event @ev, of type @meta, its payload from @payload_at;
+ * @bare: a made-up event of @ev's context, without its stack and
+ * activity ids.
+ */
+static int hold_row(struct ehd__ntw *w, const struct ehd_event *ev,
+		    uint32_t meta, size_t payload_at, bool bare)
 {
 	struct held *h;
 	int err;
@@ -1357,9 +1362,10 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	h->at = (uint32_t)payload_at;
 	h->size = (uint32_t)(w->payloads.len - payload_at);
 	err = thread_index(w, ev, &h->thread);
-	if (!err)
+	h->stack = h->labels = 0;
+	if (!err && !bare)
 		err = stack_id(w, ev, &h->stack);
-	if (!err)
+	if (!err && !bare)
 		err = label_id(w, ev, &h->labels);
 	if (err)
 		return err;
@@ -1383,6 +1389,12 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	w->nheld++;
 	w->st.events++;
 	return 0;
+}
+
+static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		      uint32_t meta, size_t payload_at)
+{
+	return hold_row(w, ev, meta, payload_at, false);
 }
 
 /* ---- system traces: PerfView's universal providers ---- */
@@ -1530,13 +1542,9 @@ static void put_cstring(struct ehd__ntw *w, const char *s)
 static int hold_made(struct ehd__ntw *w, const struct ehd_event *ev,
 		     long idx, size_t at)
 {
-	struct ehd_event e = *ev;
-
-	e.context &= ~EHD_CTX_CALLCHAIN;
-	e.activity_id = e.related_id = NULL;
 	if (w->payloads.err)
 		return -ENOMEM;
-	return hold_event(w, &e, (uint32_t)idx, at);
+	return hold_row(w, ev, (uint32_t)idx, at, true);
 }
 
 static bool is_hex(const char *s)
