@@ -13,8 +13,8 @@ show_logs() {
 	echo "=== failed test logs in $d ==="
 	find "$d" -name '*.log' ! -name config.log -newer "$d/config.status" |
 		while read -r f; do
-			grep -qE '^(FAIL|ERROR|XPASS)' "${f%.log}.trs" 2>/dev/null ||
-				[ "$(basename "$f")" = test-suite.log ] || continue
+			grep -qE '^:test-result: (FAIL|ERROR|XPASS)' \
+				"${f%.log}.trs" 2>/dev/null || continue
 			echo "--- $f"
 			cat "$f"
 		done
