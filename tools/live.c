@@ -590,8 +590,9 @@ void live_limit_hit(struct live *l)
 /*
  * How long to wait for data: 100 ms while something is looked at by
  * polling (a status line, COMMAND or -p processes to outlive, a pipe, a
- * --switch-output clock, a --max-size the drain thread may reach), else
- * a second; never past --duration.
+ * --switch-output clock, the --max-size of a perf.data the drain thread
+ * writes), else a second; never past --duration. (A nettrace's
+ * --max-size is reached here, by its writer.)
  */
 static int wait_ms(const struct live *l)
 {
@@ -599,7 +600,7 @@ static int wait_ms(const struct live *l)
 	double ms = 100, left;
 
 	if (o->to_file && !o->status && !o->command && !o->npids &&
-	    !o->max_size)
+	    !(o->max_size && o->out_fd >= 0))
 		ms = 1000;
 	if (o->duration) {
 		left = (l->started + o->duration - now()) * 1000 + 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ehd-bytes.h - reading numbers out of event bytes and /proc names, and
- * writing bytes as hex (libehdecode, private)
+ * ehd-bytes.h - reading numbers out of event bytes and /proc names,
+ * writing bytes as hex, copying ring spans (libehdecode, private)
  */
 #ifndef EHD_BYTES_H
 #define EHD_BYTES_H

@@ -1324,8 +1324,8 @@ static unsigned int varuint_len(uint64_t v)
  * @bare: a made-up event of @ev's context, without its stack and
  * activity ids.
  */
-static int hold_row(struct ehd__ntw *w, const struct ehd_event *ev,
-		    uint32_t meta, size_t payload_at, bool bare)
+static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		      uint32_t meta, size_t payload_at, bool bare)
 {
 	struct held *h;
 	int err;
@@ -1389,12 +1389,6 @@ static int hold_row(struct ehd__ntw *w, const struct ehd_event *ev,
 	w->nheld++;
 	w->st.events++;
 	return 0;
-}
-
-static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
-		      uint32_t meta, size_t payload_at)
-{
-	return hold_row(w, ev, meta, payload_at, false);
 }
 
 /* ---- system traces: PerfView's universal providers ---- */
@@ -1544,7 +1538,7 @@ static int hold_made(struct ehd__ntw *w, const struct ehd_event *ev,
 {
 	if (w->payloads.err)
 		return -ENOMEM;
-	return hold_row(w, ev, (uint32_t)idx, at, true);
+	return hold_event(w, ev, (uint32_t)idx, at, true);
 }
 
 static bool is_hex(const char *s)
@@ -1750,8 +1744,9 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 			return (int)idx;
 		at = w->payloads.len;
 		ehd__nt_put_var(&w->payloads, ev->value);
-		return w->payloads.err ? -ENOMEM :
-					 hold_event(w, ev, (uint32_t)idx, at);
+		if (w->payloads.err)
+			return -ENOMEM;
+		return hold_event(w, ev, (uint32_t)idx, at, false);
 	}
 	if (!sy || sy->kind < EHD_SYSTEM_EXISTING_PROCESS ||
 	    sy->kind > EHD_SYSTEM_MAPPING)
@@ -2081,7 +2076,7 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		}
 	}
 	w->st.lossy += res.lossy;
-	err = hold_event(w, ev, (uint32_t)idx, at);
+	err = hold_event(w, ev, (uint32_t)idx, at, false);
 	if (!err)
 		err = over_limit(w, &undo);
 	if (!err)
