@@ -570,8 +570,8 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	 * process's files through its root, its pid namespace, JIT maps),
 	 * which wants its processes still there.
 	 */
-	lo->to_file = strcmp(output, "-") && !lo->rotate &&
-		      (perf || !(rflags & EHD_READER_SYSTEM));
+	lo->read_after = strcmp(output, "-") && !lo->rotate &&
+			 (perf || !(rflags & EHD_READER_SYSTEM));
 	sr.name = output;
 	sr.limit = perf ? 0 : lo->max_size ? lo->max_size : lo->switch_bytes;
 

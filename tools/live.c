@@ -462,7 +462,7 @@ int live_start(struct live *l, const struct live_opts *o)
 		err = ehd_session_set_cpu_sampling(l->s, o->hz);
 	if (!err && o->off_cpu)
 		err = ehd_session_set_off_cpu(l->s, true);
-	if (!err && o->to_file)
+	if (!err && o->read_after)
 		err = ehd_session_set_latency(l->s, -1);
 	if (!err && o->out_fd >= 0)
 		err = ehd_session_set_output(l->s, o->out_fd);
@@ -599,7 +599,7 @@ static int wait_ms(const struct live *l)
 	const struct live_opts *o = l->o;
 	double ms = 100, left;
 
-	if (o->to_file && !o->status && !o->command && !o->npids &&
+	if (o->read_after && !o->status && !o->command && !o->npids &&
 	    !(o->max_size && o->out_fd >= 0))
 		ms = 1000;
 	if (o->duration) {

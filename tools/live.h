@@ -62,12 +62,12 @@ struct live_opts {
 	uint64_t switch_bytes;	/* --switch-output=SIZE, 0 for none */
 	double switch_secs;	/* --switch-output=SECONDS, 0 for none */
 	/*
-	 * The output is a file read once the recording ends (and converted
-	 * without /proc): the rings are emptied when half full (not every
-	 * 100 ms) and the tool wakes once a second when nothing else needs
-	 * it sooner.
+	 * Nothing reads the output while recording (a file, not a series,
+	 * and no conversion that reads /proc as it goes): the rings are
+	 * emptied when half full (not every 100 ms) and the tool wakes once
+	 * a second when nothing else needs it sooner.
 	 */
-	bool to_file;
+	bool read_after;
 	/*
 	 * At a --switch-output boundary: end the file (nettrace: *@w, ended,
 	 * its losses counted; perf: the session's, with
