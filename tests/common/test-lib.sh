@@ -16,6 +16,10 @@ failed=0
 test_when() { [ "${TEST_TIMES:-}" = 1 ] && echo " [${SECONDS}s]"; }
 ok() { echo "ok: $*$(test_when)"; passed=$((passed + 1)); }
 bad() { echo "FAIL: $*$(test_when)"; failed=$((failed + 1)); }
+# losses FILE...: the lines of a recorder's or decoder's messages that
+# report lost events, shown (not counted), so that a check failing on
+# missing events says why.
+losses() { grep -h ' lost' "$@" 2>/dev/null | sed 's/^/note: /'; }
 
 # cli LABEL WANT_EXIT COMMAND...: run it (stdout to $tmp/out, stderr to
 # $tmp/err), check its exit status.

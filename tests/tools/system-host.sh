@@ -277,6 +277,7 @@ done
 	2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --off-cpu: exit $?"; }
 "$dec" --system -F jsonl -m n,pid,tid,comm,stack "$tmp/o.data" >"$tmp/o.jsonl" 2>"$tmp/dec.err" ||
 	bad "ehdecode --system (off-cpu): exit $?"
+losses "$tmp/rec.err" "$tmp/dec.err"
 sw=$(grep -c '^{"n":"Universal.Events:cswitch","Value":[0-9]*,.*"comm":"sh"' "$tmp/o.jsonl")
 long=$(grep '^{"n":"Universal.Events:cswitch"' "$tmp/o.jsonl" | grep '"comm":"sh"' |
 	sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l)

@@ -48,6 +48,7 @@ echo "guest: Linux $(uname -r), $(nproc) CPUs"
 "$rec" -q --cpu-sampling=999 -e EhExample_Spin_L4K1/stacks -o s.nettrace \
 	-- "$spin" 800 >spin.out 2>rec.err ||
 	bad "ehrecord --cpu-sampling: exit $?: $(head -n 2 rec.err)"
+losses rec.err
 if "$dec" --strict -F jsonl -m n,pid,tid,comm,stack s.nettrace >s.jsonl 2>dec.err; then
 	ok "the file keeps TraceEvent's reader rules (ehdecode --strict, $(wc -l <s.jsonl) events)"
 else
@@ -176,6 +177,7 @@ fi
 # 3. off the CPU
 "$rec" -q --off-cpu -o o.nettrace -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
 	2>rec.err || bad "ehrecord --off-cpu: exit $?: $(head -n 2 rec.err)"
+losses rec.err
 long=$("$dec" --strict -F jsonl -m n,comm,stack o.nettrace 2>dec.err |
 	grep '^{"n":"Universal.Events:cswitch".*"comm":"sh".*"stack":\["' |
 	sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l)
