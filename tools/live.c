@@ -487,6 +487,11 @@ int live_run_command(struct live *l)
 
 	if (!l->o->command)
 		return 0;
+	if (stop_signals) {
+		/* Stopped while recording started: the command does not run. */
+		drop_child(l);
+		return 0;
+	}
 	if (!l->child)
 		err = fork_child(l);
 	if (!err)

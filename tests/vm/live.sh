@@ -14,4 +14,4 @@ vm_require
 build=${EH_BUILDDIR:-$PWD}
 vm_need "$build" tools/ehrecord tools/ehdecode examples/providers \
 	tests/vm/providers-intercept
-vm_guest 600 "$vm_srcdir/live-guest.sh" "$build"
+vm_guest 900 "$vm_srcdir/live-guest.sh" "$build"
