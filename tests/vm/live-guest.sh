@@ -175,12 +175,12 @@ wait $pid || bad "ehdecode live: exit $?: $(head -n 2 err7)"
 "$dec" -F jsonl -m n,cpu,pid,tid,id,level,keyword p.data >perf.jsonl
 same "ehdecode live equals ehdecode of perf record's perf.data" perf.jsonl live.jsonl
 
-# catching PID: back once PID handles SIGINT (its SigCgt has bit 1): a
-# background job starts with SIGINT ignored, and so it stays through the
-# build tree's libtool wrapper and the dynamic loader, until main() is on
+# catching PID: back once PID handles SIGINT (its SigCgt has bit 1), or
+# has ended: a background job starts with SIGINT ignored, and so it stays
+# until ehrecord sets its handler (before its session starts)
 catching() {
-	local i mask
-	for i in $(seq 1 200); do
+	local mask
+	for _ in $(seq 1 200); do
 		mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
 		[ -n "$mask" ] || return 1
 		[ $(((16#$mask >> 1) & 1)) = 1 ] && return 0
@@ -191,8 +191,7 @@ catching() {
 
 # exits PID SECS: has PID ended within SECS seconds?
 exits() {
-	local i
-	for i in $(seq 1 $(($2 * 10))); do
+	for _ in $(seq 1 $(($2 * 10))); do
 		kill -0 "$1" 2>/dev/null || return 0
 		sleep 0.1
 	done
