@@ -49,6 +49,21 @@ finish() {
 	exit
 }
 
+# catching PID: true once PID handles SIGINT (its SigCgt has bit 1), false
+# if it ends or 4 s pass first: a background job starts with SIGINT
+# ignored, and so it stays until a tool sets its handler (ehrecord's:
+# before its session starts)
+catching() {
+	local mask
+	for _ in $(seq 1 200); do
+		mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
+		[ -n "$mask" ] || return 1
+		[ $(((16#$mask >> 1) & 1)) = 1 ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # nobody_tools DIR TOOL...: copies of built programs that uid 65534 can
 # run, whatever folder the build is in (a clone under /root is out of its
 # reach): each program itself, not libtool's wrapper script, and the

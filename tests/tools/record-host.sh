@@ -23,7 +23,10 @@
 #    of examples/spin) cut in files names spin, its mapping and its
 #    functions in a later file too;
 #  - -o - | ehdecode -: a trickle of events (one exec) comes out of
-#    ehdecode while ehrecord still records, both formats.
+#    ehdecode while ehrecord still records, both formats;
+#  - SIGINT while the session starts (strace holds ehrecord's first
+#    perf_event_open() for 3 s): exit 0, a complete file, and the COMMAND
+#    never exec'd.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
 set -u
@@ -379,4 +382,37 @@ for fmt in nettrace perf; do
 		bad "--max-files 2 -F $fmt: left $left"
 	fi
 done
+# ---- a stop while the session starts ---------------------------------------
+# strace holds ehrecord's first perf_event_open() for 3 s; SIGINT comes
+# then, once ehrecord handles it. The command must never be exec'd (the
+# trace of execve calls says), and the file must be complete.
+if command -v strace >/dev/null; then
+	nobody_tools "$tmp/direct" "$rec" || bad "cannot copy ehrecord to $tmp/direct"
+	# (LeakSanitizer cannot run under ptrace: off here, in an ASan build)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	LD_LIBRARY_PATH=$tmp/direct strace -f -o "$tmp/early.st" \
+		-e trace=perf_event_open,execve \
+		-e inject=perf_event_open:delay_exit=3000000:when=1 \
+		"$tmp/direct/ehrecord" -q -F perf -o "$tmp/early.data" \
+		-e sched:sched_process_exec -- /bin/true 2>"$tmp/early.err" &
+	sp=$!
+	for _ in $(seq 1 50); do
+		p=$(pgrep -P $sp) && break
+		sleep 0.1
+	done
+	catching "$p" && sleep 0.5 && kill -INT "$p"
+	wait $sp
+	rc=$?
+	ran=$(grep -c 'execve("/bin/true"' "$tmp/early.st")
+	if [ $rc = 0 ] && [ "$ran" = 0 ] &&
+	   "$dec" --strict -F jsonl "$tmp/early.data" >/dev/null 2>"$tmp/dec.err"; then
+		ok "SIGINT while the session starts: exit 0, a complete file, the command not run"
+	else
+		bad "SIGINT while the session starts: exit $rc, command exec'd $ran times: $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
+	fi
+elif [ "${CI:-}" = true ]; then
+	bad "no strace (scripts/deps.txt has it)"
+else
+	echo "note: no strace: the stop while the session starts is not tried"
+fi
 finish

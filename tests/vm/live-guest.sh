@@ -175,20 +175,6 @@ wait $pid || bad "ehdecode live: exit $?: $(head -n 2 err7)"
 "$dec" -F jsonl -m n,cpu,pid,tid,id,level,keyword p.data >perf.jsonl
 same "ehdecode live equals ehdecode of perf record's perf.data" perf.jsonl live.jsonl
 
-# catching PID: back once PID handles SIGINT (its SigCgt has bit 1), or
-# has ended: a background job starts with SIGINT ignored, and so it stays
-# until ehrecord sets its handler (before its session starts)
-catching() {
-	local mask
-	for _ in $(seq 1 200); do
-		mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
-		[ -n "$mask" ] || return 1
-		[ $(((16#$mask >> 1) & 1)) = 1 ] && return 0
-		sleep 0.02
-	done
-	return 1
-}
-
 # exits PID SECS: has PID ended within SECS seconds?
 exits() {
 	for _ in $(seq 1 $(($2 * 10))); do
@@ -202,16 +188,16 @@ exits() {
 # handles it (its session starting, the command starting, recording), is
 # obeyed within 20 s (the example would write for minutes) and leaves a
 # valid file (20 runs; the programs themselves, not libtool's wrappers,
-# which take a second or two to start them under TCG)
-nobody_tools /tmp/direct "$rec" "$dec" ||
-	bad "cannot copy the tools to /tmp/direct"
-drec="env LD_LIBRARY_PATH=/tmp/direct /tmp/direct/ehrecord"
-ddec="env LD_LIBRARY_PATH=/tmp/direct /tmp/direct/ehdecode"
+# which take a second or two to start them under TCG; the same copies
+# serve uid 65534 in 9.)
+nobody_tools /tmp/nobody "$rec" "$dec" ||
+	bad "cannot copy the tools to /tmp/nobody"
+nb="env LD_LIBRARY_PATH=/tmp/nobody /tmp/nobody"
 good=0
 for k in $(seq 1 20); do
 	fmt=nettrace
 	[ $((k % 2)) = 0 ] && fmt=perf
-	$drec -q -F $fmt -o s$k -e EhExample_Beta_L2K10 -- "$ex" 100000000 \
+	$nb/ehrecord -q -F $fmt -o s$k -e EhExample_Beta_L2K10 -- "$ex" 100000000 \
 		>/dev/null 2>errs &
 	pid=$!
 	catching $pid
@@ -221,21 +207,18 @@ for k in $(seq 1 20); do
 		echo "run $k ($fmt): still running 20 s after SIGINT"
 		kill -KILL $pid
 		wait $pid
-	elif wait $pid && $ddec --strict -F jsonl -m n s$k >s.jsonl 2>errd; then
+		pkill -KILL -f "$ex 100000000"	# its command, left behind
+	elif wait $pid && $nb/ehdecode --strict -F jsonl -m n s$k >s.jsonl 2>errd; then
 		good=$((good + 1))
 	else
 		echo "run $k ($fmt): $(head -n 2 errs errd)"
 	fi
-	pkill -KILL -f "$ex 100000000"
 done
 [ $good = 20 ] && ok "SIGINT at random moments: 20 of 20 stopped, files valid" ||
 	bad "SIGINT at random moments: $good of 20 stopped with a valid file"
 
-# 9. no permission, no tracefs: one line, exit 1 (the tools copied where
-# uid 65534 can run them, wherever the build is)
-nobody_tools /tmp/nobody "$rec" "$dec" ||
-	bad "cannot copy the tools for uid 65534 to /tmp/nobody"
-nb="env LD_LIBRARY_PATH=/tmp/nobody /tmp/nobody"
+# 9. no permission, no tracefs: one line, exit 1 (the tools copied in 8.
+# where uid 65534 can run them, wherever the build is)
 for tool in "$nb/ehrecord -o /tmp/np.nettrace" "$nb/ehdecode"; do
 	name=${tool#env * }
 	name=${name%% *}
