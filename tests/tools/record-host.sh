@@ -386,7 +386,9 @@ done
 # strace holds ehrecord's first perf_event_open() for 3 s; SIGINT comes
 # then, once ehrecord handles it. The command must never be exec'd (the
 # trace of execve calls says), and the file must be complete.
-if command -v strace >/dev/null; then
+if command -v strace >/dev/null && ! strace -o /dev/null /bin/true 2>/dev/null; then
+	echo "note: strace cannot trace here (ptrace refused): the stop while the session starts is not tried"
+elif command -v strace >/dev/null; then
 	nobody_tools "$tmp/direct" "$rec" || bad "cannot copy ehrecord to $tmp/direct"
 	# (LeakSanitizer cannot run under ptrace: off here, in an ASan build)
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
