@@ -29,4 +29,12 @@ int ehd__session_view(struct ehd_session *s, const void **p, size_t *n);
 /* ehd__session_release() - no byte of the stream before @pos is needed. */
 void ehd__session_release(struct ehd_session *s, uint64_t pos);
 
+/*
+ * ehd__session_asks_switch() - did the caller add sched:sched_switch
+ * itself (not only through ehd_session_set_off_cpu())? A system trace
+ * then keeps its samples as events, beside the cswitch samples made of
+ * them.
+ */
+bool ehd__session_asks_switch(const struct ehd_session *s);
+
 #endif /* EHD_SESSION_INT_H */

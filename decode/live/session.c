@@ -1222,6 +1222,17 @@ static bool is_sched_switch(const char *system, const char *event)
 	return !strcmp(system, "sched") && !strcmp(event, "sched_switch");
 }
 
+bool ehd__session_asks_switch(const struct ehd_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nspecs; i++)
+		if (s->specs[i].kind == SPEC_TRACEPOINT &&
+		    is_sched_switch(s->specs[i].system, s->specs[i].event))
+			return true;
+	return false;
+}
+
 /*
  * Before the start: what the options imply. --off-cpu is sched_switch
  * with the stack of the thread that leaves the CPU; stacks need the

@@ -28,8 +28,9 @@
 #    none ends in an address outside its mappings, and counted;
 #  - --off-cpu: "cswitch" samples with a time off the CPU and a stack, one
 #    for every wait of a sleeping shell that the kernel's sched_switch
-#    records end (perf.data); 4 of its 5 sleeps in a nettrace (3 tries);
-#    and usage errors.
+#    records end, in a perf.data and in a nettrace (which keeps those
+#    records as events when -e sched:sched_switch asks for them, and only
+#    then); and usage errors.
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
 set -u
 bin=${EH_BUILDDIR:-.}
@@ -297,35 +298,51 @@ long_waits() {
 	grep '^{"n":"Universal.Events:cswitch"' "$1" | grep '"comm":"sh".*"stack":\["' |
 		sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l
 }
+# exact_waits FILE JSONL LABEL: every wait of the shell that the kernel's
+# raw sched_switch records in FILE end is one cswitch sample with a stack
+# in JSONL; and the five sleeps give five such waits where the kernel
+# records them all.
+exact_waits() {
+	local sw long outs wakes
+
+	sw=$(grep -c '^{"n":"Universal.Events:cswitch","Value":[0-9]*,.*"comm":"sh"' "$2")
+	long=$(long_waits "$2")
+	read -r outs wakes <<<"$(kernel_wakes "$1")"
+	if [ "$outs" -ge 5 ] && [ "$sw" -ge 5 ] && [ "$long" = "$wakes" ]; then
+		ok "$3: cswitch samples of the shell: $sw, $long after >= 15 ms off the CPU (its sleeps), of $wakes such waits in the kernel's records"
+		[ "$long" -ge 4 ] ||
+			echo "note: the kernel recorded $wakes of the shell's 5 wake-ups after its sleeps"
+	else
+		bad "$3: cswitch samples of the shell: $sw, $long of >= 15 ms with a stack; the kernel's records: $outs switch-outs, $wakes such waits ended"
+		grep '^{"n":"Universal.Events:cswitch"' "$2" | head -n 3
+	fi
+}
 "$rec" -q -F perf --off-cpu -o "$tmp/o.data" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
 	2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --off-cpu: exit $?"; }
 off_cpu "$tmp/o.data" "$tmp/o.jsonl"
 losses "$tmp/rec.err" "$tmp/dec.err"
-sw=$(grep -c '^{"n":"Universal.Events:cswitch","Value":[0-9]*,.*"comm":"sh"' "$tmp/o.jsonl")
-long=$(long_waits "$tmp/o.jsonl")
-read -r outs wakes <<<"$(kernel_wakes "$tmp/o.data")"
-# Every wait the kernel's records end is a sample; and the five sleeps
-# give five such waits where the kernel records them all.
-if [ "$outs" -ge 5 ] && [ "$sw" -ge 5 ] && [ "$long" = "$wakes" ]; then
-	ok "cswitch samples of the shell: $sw, $long after >= 15 ms off the CPU (its sleeps), of $wakes such waits in the kernel's records"
-	[ "$long" -ge 4 ] ||
-		echo "note: the kernel recorded $wakes of the shell's 5 wake-ups after its sleeps"
-else
-	bad "cswitch samples of the shell: $sw, $long of >= 15 ms with a stack; the kernel's records: $outs switch-outs, $wakes such waits ended"
-	grep '^{"n":"Universal.Events:cswitch"' "$tmp/o.jsonl" | head -n 3
-fi
-# The same to nettrace: the shell's cswitch samples read back. Their raw
-# records are not in a nettrace, to count what the kernel gave: a run short
-# of wake-ups is tried again (twice at most), said.
-for try in 1 2 3; do
-	"$rec" -q --off-cpu -o "$tmp/o.nettrace" \
-		-- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' 2>"$tmp/rec.err" ||
-		{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu (nettrace): exit $?"; }
-	off_cpu "$tmp/o.nettrace" "$tmp/o.nt.jsonl"
-	long=$(long_waits "$tmp/o.nt.jsonl")
-	[ "$long" -ge 4 ] && break
-	echo "note: nettrace run $try: $long cswitch samples of the shell after >= 15 ms"
-done
-[ "$long" -ge 4 ] && ok "nettrace: $long cswitch samples of the shell after >= 15 ms, with stacks" ||
-	bad "nettrace: $long cswitch samples of the shell of >= 15 ms with a stack (want >= 4): $(head -n 1 "$tmp/dec.err")"
+exact_waits "$tmp/o.data" "$tmp/o.jsonl" perf.data
+# The same to nettrace, with sched:sched_switch asked for as well: each
+# sample is then in the file twice, as itself and as a cswitch, and the
+# raw ones give the kernel's count.
+"$rec" -q --off-cpu -e sched:sched_switch -o "$tmp/o.nettrace" \
+	-- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' 2>"$tmp/rec.err" ||
+	{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu -e sched:sched_switch (nettrace): exit $?"; }
+off_cpu "$tmp/o.nettrace" "$tmp/o.nt.jsonl"
+losses "$tmp/rec.err" "$tmp/dec.err"
+raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/o.nt.jsonl")
+csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/o.nt.jsonl")
+[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
+	ok "nettrace: $raw sched_switch events kept beside $csw cswitch samples" ||
+	bad "nettrace: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
+exact_waits "$tmp/o.nettrace" "$tmp/o.nt.jsonl" nettrace
+# Without -e sched:sched_switch, --off-cpu gives the cswitch samples only.
+"$rec" -q --off-cpu -o "$tmp/p.nettrace" -- sh -c 'sleep 0.02' 2>"$tmp/rec.err" ||
+	{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu (nettrace): exit $?"; }
+off_cpu "$tmp/p.nettrace" "$tmp/p.nt.jsonl"
+raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/p.nt.jsonl")
+csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/p.nt.jsonl")
+[ "$raw" = 0 ] && [ "$csw" -gt 0 ] &&
+	ok "nettrace, --off-cpu alone: $csw cswitch samples, no sched_switch event" ||
+	bad "nettrace, --off-cpu alone: $raw sched_switch events, $csw cswitch samples (want 0 and > 0)"
 finish

@@ -109,6 +109,10 @@ struct perf_read {
 	/* sched_switch's event and fields, found once */
 	const struct ehd__perf_event_desc *switch_desc;
 	struct tep_format_field *switch_prev, *switch_next;
+	/* the session asked for sched_switch: its samples are events too */
+	bool keep_switch;
+	bool cswitch_pending;		/* cswitch_ev, given next */
+	struct ehd_event cswitch_ev;
 
 	/* sorting */
 	struct chunk *cur;	/* where records are copied now */
@@ -194,6 +198,7 @@ static int perf_open(void *state, const struct ehd__input_src *src)
 	 * view's end.
 	 */
 	r->session = src->session;
+	r->keep_switch = r->session && ehd__session_asks_switch(r->session);
 	if (r->procs && r->session)
 		ehd__procs_set_live(r->procs, true);
 	if (src->session)
@@ -356,17 +361,14 @@ static bool make_event(struct perf_read *r, const struct ehd__perf_sample *s,
 }
 
 /*
- * make_event(), then, for a system trace, the stack cut of what a frame
- * pointer walk read past its outermost frame, and counted.
+ * For a system trace, the stack of r->ev cut of what a frame pointer walk
+ * read past its outermost frame, and counted.
  */
-static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
-			 uint64_t offset)
+static void trim_stack(struct perf_read *r)
 {
 	struct ehd_event *ev = &r->ev;
 	size_t n;
 
-	if (!make_event(r, s, offset))
-		return false;
 	if (r->procs && (ev->context & EHD_CTX_CALLCHAIN)) {
 		n = ehd__procs_trim(r->procs, ev->pid, ev->callchain,
 				    ev->callchain_count);
@@ -376,7 +378,28 @@ static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
 		ev->callchain_count = n;
 		ehd__procs_count(r->procs, ev, &r->stacks);
 	}
+}
+
+/* make_event(), its stack trimmed (trim_stack()). */
+static bool sample_event(struct perf_read *r, const struct ehd__perf_sample *s,
+			 uint64_t offset)
+{
+	if (!make_event(r, s, offset))
+		return false;
+	trim_stack(r);
 	return true;
+}
+
+/* The cswitch of the sched_switch sample given out last (keep_switch). */
+static void pending_cswitch(struct perf_read *r)
+{
+	r->cswitch_pending = false;
+	r->ev = r->cswitch_ev;
+	memset(&r->internal, 0, sizeof(r->internal));
+	r->internal.procs = r->procs;
+	r->ev.internal = &r->internal;
+	thread_names(r, &r->ev);
+	trim_stack(r);
 }
 
 static void universal(struct ehd_event *ev, const char *provider,
@@ -441,9 +464,19 @@ static void cswitch_event(struct perf_read *r, uint32_t tid, uint64_t off,
 /*
  * EHD_READER_SYSTEM: cpu-clock and task-clock samples are "cpu" samples;
  * sched_switch becomes "cswitch" (ev->kind EHD_EVENT_SAMPLE), or nothing
- * (ev->kind 0) when the thread that comes was not seen leaving. Return:
- * false for any other sample.
+ * (ev->kind 0) when the thread that comes was not seen leaving. Where the
+ * session asked for sched_switch itself, its sample stays an event and
+ * the cswitch waits in r->cswitch_ev, given after it. Return: false for
+ * any other sample, and for a sched_switch sample that stays an event.
  */
+static void swap_events(struct ehd_event *a, struct ehd_event *b)
+{
+	struct ehd_event t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
 static bool system_sample(struct perf_read *r,
 			  const struct ehd__perf_sample *s)
 {
@@ -473,9 +506,16 @@ static bool system_sample(struct perf_read *r,
 			       (uint32_t)next, s->callchain,
 			       (size_t)s->callchain_count, &off, &stack, &n) ||
 	    !next)
+		return !r->keep_switch;
+	if (!r->keep_switch) {
+		cswitch_event(r, (uint32_t)next, off, stack, n);
 		return true;
+	}
+	r->cswitch_ev = *ev;
 	cswitch_event(r, (uint32_t)next, off, stack, n);
-	return true;
+	swap_events(&r->cswitch_ev, ev);
+	r->cswitch_pending = true;
+	return false;
 }
 
 #ifndef PERF_RECORD_MISC_LOST_SAMPLES_BPF
@@ -1102,6 +1142,10 @@ static int next_event(struct perf_read *r)
 	int ret;
 
 	release_given(r);
+	if (r->cswitch_pending) {
+		pending_cswitch(r);
+		return 1;
+	}
 	/* Nothing held (no sorting, or between rounds): let it all go. */
 	if (r->session && r->nheld == r->first &&
 	    ehd__perf_position(r->perf) - r->released >= (1u << 20))
