@@ -10,7 +10,8 @@
 
 /*
  * ehd__session_eh_name() - is @name an EventHeader tracepoint name,
- * "<provider>_L<level hex>K<keyword hex>" with an optional "G<group>"?
+ * "<provider>_L<level hex>K<keyword hex><options>", by the rules of
+ * eh_parse_tracepoint_name() (those the enumerator reads events by)?
  * @name: a user_events tracepoint name
  * @provider_len: gets the length of the provider part (may be NULL)
  */

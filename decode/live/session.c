@@ -179,55 +179,9 @@ static int update_limit(struct ehd_session *s);
 
 /* ---- names and specs ----------------------------------------------------- */
 
-static bool all_hex(const char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isxdigit((unsigned char)p[i]))
-			return false;
-	return n > 0;
-}
-
-/* "L<hex>K<hex>" with an optional "G<alnum>", and nothing after. */
-static bool eh_suffix(const char *p)
-{
-	size_t n;
-
-	if (*p++ != 'L')
-		return false;
-	n = strspn(p, "0123456789abcdefABCDEF");
-	if (!all_hex(p, n) || p[n] != 'K')
-		return false;
-	p += n + 1;
-	n = strspn(p, "0123456789abcdefABCDEF");
-	if (!n)
-		return false;
-	p += n;
-	if (!*p)
-		return true;
-	if (*p++ != 'G' || !*p)
-		return false;
-	for (; *p; p++)
-		if (!isalnum((unsigned char)*p))
-			return false;
-	return true;
-}
-
 bool ehd__session_eh_name(const char *name, size_t *provider_len)
 {
-	const char *p = name + strlen(name);
-
-	/* The provider may hold "_L" itself: try every one from the end. */
-	while (p > name) {
-		p--;
-		if (p - 1 > name && p[-1] == '_' && eh_suffix(p)) {
-			if (provider_len)
-				*provider_len = (size_t)(p - 1 - name);
-			return true;
-		}
-	}
-	return false;
+	return eh_parse_tracepoint_name(name, provider_len, NULL, NULL, NULL);
 }
 
 static bool name_chars(const char *p, size_t n)

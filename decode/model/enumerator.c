@@ -475,75 +475,35 @@ static int walk_fields(struct ehd_enum *en, unsigned int count, int depth)
 	return 0;
 }
 
-/* Lowercase hex without leading zeros ("0" allowed): returns chars used. */
-static size_t parse_hex(const char *s, size_t len, uint64_t *v)
-{
-	size_t i;
-
-	*v = 0;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-		unsigned int digit;
-
-		if (c >= '0' && c <= '9')
-			digit = (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			digit = (unsigned int)(c - 'a' + 10);
-		else
-			break;
-		if (i == 16)
-			return 0;	/* more than 64 bits */
-		*v = *v << 4 | digit;
-	}
-	return i;
-}
-
-/* Split and check "<provider>_L<level>K<keyword><options>". */
+/*
+ * Split and check "<provider>_L<level>K<keyword><options>", by the rules
+ * of eh_parse_tracepoint_name() (eventheader.h): the one rule for names.
+ */
 static int parse_name(struct ehd_enum *en, const char *tp, size_t len)
 {
 	struct ehd_event_info *info = &en->info;
-	const char *us = NULL, *s, *end = tp + len;
-	uint64_t level;
-	size_t n;
+	char name[EH_NAME_MAX];
+	const char *options;
+	uint8_t level;
+	size_t plen;
 
 	if (len >= EH_NAME_MAX || memchr(tp, 0, len))
 		return fail(en, -ENOTSUP, 0, "bad tracepoint name length");
-	for (s = tp; s < end; s++)
-		if (*s == '_')
-			us = s;
-	if (!us || us == tp)
+	memcpy(name, tp, len);
+	name[len] = 0;
+	if (!eh_parse_tracepoint_name(name, &plen, &level, &info->keyword,
+				      &options))
 		return fail(en, -ENOTSUP, 0,
-			    "tracepoint name has no '_L<level>K<keyword>'");
-	s = us + 1;
-	if (s == end || *s++ != 'L')
-		return fail(en, -ENOTSUP, 0, "tracepoint name: no 'L' after '_'");
-	n = parse_hex(s, (size_t)(end - s), &level);
-	if (!n)
-		return fail(en, -ENOTSUP, 0, "tracepoint name: bad level");
-	s += n;
-	if (s == end || *s++ != 'K')
-		return fail(en, -ENOTSUP, 0, "tracepoint name: no 'K' after level");
-	n = parse_hex(s, (size_t)(end - s), &info->keyword);
-	if (!n)
-		return fail(en, -ENOTSUP, 0, "tracepoint name: bad keyword");
-	s += n;
+			    "tracepoint name not <provider>_L<level>K<keyword><options> (lowercase hex)");
 	info->tracepoint = tp;
 	info->tracepoint_len = (uint16_t)len;
-	info->provider_len = (uint16_t)(us - tp);
-	info->options = (uint16_t)(s - tp);
-	info->options_len = (uint16_t)(end - s);
-	while (s < end) {
-		if (*s < 'A' || *s > 'Z')
-			return fail(en, -ENOTSUP, 0,
-				    "tracepoint name: bad option at '%.20s'", s);
-		for (s++; s < end && ((*s >= 'a' && *s <= 'z') ||
-				      (*s >= '0' && *s <= '9')); s++)
-			;
-	}
+	info->provider_len = (uint16_t)plen;
+	info->options = (uint16_t)(options - name);
+	info->options_len = (uint16_t)(len - info->options);
 	if (level != en->info.header.level)
 		return fail(en, -ENOTSUP, 7,
-			    "level %u in the header, %llu in the tracepoint name",
-			    en->info.header.level, (unsigned long long)level);
+			    "level %u in the header, %u in the tracepoint name",
+			    en->info.header.level, level);
 	return 0;
 }
 

@@ -28,9 +28,13 @@ static void eh_names(void **state)
 		{ "MyProvider_L5K0Gmygroup", 1, 10 },
 		{ "My_Provider_L4Kff", 1, 11 },
 		{ "A_L1K1_L4K1", 1, 6 },	/* "_L" inside the provider */
-		{ "P_LaKFFFFFFFFFFFFFFFF", 1, 1 },
-		{ "P_L4K1G", 0, 0 },		/* empty group */
-		{ "P_L4K1Gmy-group", 0, 0 },	/* group not alphanumeric */
+		{ "P_LaK1234567890abcdef", 1, 1 },
+		{ "P_LaKFF", 0, 0 },		/* hex in uppercase */
+		{ "P_L100K1", 0, 0 },		/* level over ff */
+		{ "P_L1K12345678901234567", 0, 0 },	/* keyword over 64 bits */
+		{ "P_L4K1G", 1, 1 },		/* an option may be one letter */
+		{ "P_L4K1Gmy-group", 0, 0 },	/* not [0-9a-z] after it */
+		{ "P_L4K1Gmygroup_x", 0, 0 },	/* '_' after the options */
 		{ "P_L4K", 0, 0 },
 		{ "P_LK1", 0, 0 },
 		{ "P_L4", 0, 0 },
