@@ -35,7 +35,10 @@
 # to CPU 0 and the load to the others (LIVE_PIN=0: not pinned). Before
 # the ladder, the producer alone: flat out under perf stat (a counting
 # event: enabled, no ring), its own limit here; and bench/copy-bench, the
-# rate of the drain thread's copy of ring spans against memcpy's.
+# rate of the drain thread's copy of ring spans against memcpy's. After
+# it, bench/convert-floor on the first -F perf file of the ladder: the
+# CPU per event of converting it to nettrace with the library, and of the
+# least conversion there can be (what a faster converter can approach).
 #
 # For each run: events written (live-load's count of writes the kernel
 # took); events in the file (ehdecode -F jsonl, for all three formats),
@@ -151,6 +154,9 @@ mkdir -p $work && cd $work || exit 1
 # (no /dev/fd in the guest for "< <(...)")
 real_prog "$build/tools/ehrecord" >prog.txt && mapfile -t rec <prog.txt
 real_prog "$build/tools/ehdecode" >prog.txt && mapfile -t dec <prog.txt
+floor=()
+[ -x "$build/bench/convert-floor" ] &&
+	real_prog "$build/bench/convert-floor" >prog.txt && mapfile -t floor <prog.txt
 
 if ! command -v perf >/dev/null; then
 	echo "$me: no perf in the guest: perf-record left out"
@@ -296,6 +302,14 @@ run_one() {
 	fi
 	written=$(get "$out.load" written)
 	cpu=$(times_cpu "$out.times")
+	# The first -F perf file of the ladder: what converting its events
+	# to nettrace costs here at the least, and with the library.
+	if [ "$r" = perf ] && [ ! -s floor.txt ] && [ "$rate" != warm ] &&
+	   [ "$rate" != idle ] && [ "${#floor[@]}" -gt 0 ]; then
+		"${prec[@]}" "${floor[@]}" "$file" >floor.txt 2>&1 ||
+			echo "$me: convert-floor: $(head -n 1 floor.txt)" >&2
+		sed -i "1i rung $rate, $recorded events:" floor.txt
+	fi
 	rm -f "$file"
 	[ "$rate" = warm ] && return	# page cache filled: the runs compare
 	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \
@@ -309,6 +323,7 @@ run_one() {
 
 # ---- the ladder ------------------------------------------------------------------
 : >results
+rm -f floor.txt
 broken=
 ladder=(warm idle)
 for rate in $rates; do
@@ -378,6 +393,14 @@ event recorded (us); whole: CPU s less the idle run's, per event (us: with
 what the recorder does at the end); stop: seconds from SIGINT to exit;
 prod: live-load's own CPU per event written (us)
 ENDOFNOTE
+
+if [ -s floor.txt ]; then
+	echo
+	echo "== converting a -F perf file to nettrace (bench/convert-floor, CPU per event)"
+	cat floor.txt
+	echo "touch: each record copied once; floor: the least conversion (no"
+	echo "ordering, tables or blocks); library: what ehrecord runs per event"
+fi
 
 echo
 echo "== summary: 1 MiB ring per CPU, $secs s runs, $threads load thread(s)"
