@@ -418,6 +418,14 @@ static int run(int argc, char **argv, struct live_opts *live)
 		if (ret)
 			goto done;
 	}
+	/*
+	 * A signal ends a decoding (its temporary file deleted); it stops a
+	 * live collection, which then completes its output.
+	 */
+	if (live->live)
+		live_catch_signals();
+	else
+		out_die_on_signals();
 	if (o.output && strcmp(o.output, "-")) {
 		if (out_open(&out, o.output)) {
 			fprintf(stderr, "%s: %s: %s\n", prog, o.output,
@@ -426,7 +434,6 @@ static int run(int argc, char **argv, struct live_opts *live)
 			goto done;
 		}
 		fd = out.fd;
-		live_unlink_on_abort(out.tmp);
 	}
 	if (o.format == EHD_OUT_JSON) {
 		o.writer_flags |= EHD_WRITER_SPACE;
@@ -465,7 +472,6 @@ static int run(int argc, char **argv, struct live_opts *live)
 	}
 	ehd_writer_free(w);
 done:
-	live_unlink_on_abort(NULL);
 	if (out.fd >= 0 && ret) {
 		out_abandon(&out);
 	} else if (out.fd >= 0) {

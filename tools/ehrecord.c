@@ -236,7 +236,6 @@ static int series_rotate(struct live *l, struct ehd_writer **w)
 		return 1;
 	}
 	err = out_commit(&sr->out, sr->index == 0);
-	live_unlink_on_abort(next.tmp);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s\n", prog, sr->path, strerror(-err));
 		out_abandon(&next);
@@ -577,15 +576,16 @@ static int run(int argc, char **argv, struct live_opts *lo)
 
 	/*
 	 * Written under another name, renamed at the end: a failed run
-	 * leaves the files there as they were.
+	 * leaves the files there as they were. A stop from here on ends the
+	 * recording as soon as it has started, with a complete file.
 	 */
+	live_catch_signals();
 	sr.path = strdup(output);
 	if (!sr.path || out_open(&sr.out, sr.path)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
 		free(sr.path);
 		return 1;
 	}
-	live_unlink_on_abort(sr.out.tmp);
 	if (perf) {
 		lo->out_fd = sr.out.fd;
 	} else {
@@ -621,7 +621,6 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	}
 done:
 	ehd_writer_free(w);
-	live_unlink_on_abort(NULL);
 	if (ret) {
 		out_abandon(&sr.out);
 	} else {

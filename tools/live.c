@@ -18,6 +18,7 @@
 #include <ehdecode/writer.h>
 
 #include "live.h"
+#include "output.h"
 #include "report.h"
 
 /* Spool bytes at the stop worth a word: their conversion takes a while. */
@@ -25,7 +26,6 @@
 
 static volatile sig_atomic_t stop_signals;
 static volatile sig_atomic_t snapshot_wanted;
-static const char *volatile abort_unlink;
 
 /*
  * The first signal stops the recording; the second, while what was
@@ -34,17 +34,8 @@ static const char *volatile abort_unlink;
  */
 static void on_stop(int sig)
 {
-	if (stop_signals++ >= 2) {
-		if (abort_unlink)
-			unlink(abort_unlink);
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-}
-
-void live_unlink_on_abort(const char *path)
-{
-	abort_unlink = path;
+	if (stop_signals++ >= 2)
+		out_die(sig);	/* no temporary file left */
 }
 
 static void on_snapshot(int sig)
@@ -61,6 +52,21 @@ static void handle(int sig, void (*fn)(int))
 	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);	/* no SA_RESTART: poll() returns */
+}
+
+void live_catch_signals(void)
+{
+	/*
+	 * A stop counts from here, before the session is set up: what comes
+	 * before it starts stops it as soon as it has (a background job of a
+	 * shell starts with SIGINT ignored: caught all the same).
+	 */
+	handle(SIGINT, on_stop);
+	handle(SIGTERM, on_stop);
+	handle(SIGUSR2, on_snapshot);
+	/* A reader of the output that goes away stops the recording (EPIPE). */
+	signal(SIGPIPE, SIG_IGN);
+	out_die_on_signals();	/* SIGHUP */
 }
 
 static double now(void)
@@ -407,18 +413,7 @@ int live_start(struct live *l, const struct live_opts *o)
 	memset(l, 0, sizeof(*l));
 	l->o = o;
 	l->child_gate = l->child_exec = -1;
-	/*
-	 * Before the tracepoints are enabled, so that a signal sent once they
-	 * are is handled (a background job of a shell starts with SIGINT
-	 * ignored).
-	 */
-	stop_signals = 0;
-	snapshot_wanted = 0;
-	handle(SIGINT, on_stop);
-	handle(SIGTERM, on_stop);
-	handle(SIGUSR2, on_snapshot);
-	/* A reader of the output that goes away stops the recording (EPIPE). */
-	signal(SIGPIPE, SIG_IGN);
+	live_catch_signals();	/* (done already by a tool with a file) */
 	l->s = ehd_session_new(o->flags);
 	if (!l->s) {
 		fprintf(stderr, "%s: %s\n", o->prog, strerror(errno));

@@ -170,8 +170,13 @@ const char *live_check(struct live_opts *o, char **command);
 int live_main(int argc, char **argv,
 	      int (*run)(int argc, char **argv, struct live_opts *o));
 
-/* A file to delete when a second signal aborts (NULL: none). */
-void live_unlink_on_abort(const char *path);
+/*
+ * live_catch_signals() - SIGINT and SIGTERM stop the recording from now
+ * on (a third aborts it, deleting the temporary output files), SIGUSR2
+ * asks for a snapshot, SIGPIPE is ignored. live_start() does it; a tool
+ * does it first, before it creates its output file.
+ */
+void live_catch_signals(void);
 
 /* Set up the session and start it; 0, or 1 (printed). */
 int live_start(struct live *l, const struct live_opts *o);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,47 @@
 #include <sys/stat.h>
 
 #include "output.h"
+
+/* The temporary files there are now, for a fatal signal to delete. */
+#define TEMPS_MAX 4
+static char *volatile temps[TEMPS_MAX];
+
+static void keep_temp(char *tmp, char *was)
+{
+	size_t i;
+
+	for (i = 0; i < TEMPS_MAX; i++)
+		if (temps[i] == was) {
+			temps[i] = tmp;
+			return;
+		}
+}
+
+void out_die(int sig)
+{
+	size_t i;
+
+	for (i = 0; i < TEMPS_MAX; i++)
+		if (temps[i])
+			unlink(temps[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void out_die_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = out_die;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+}
 
 /* Open what is no regular file, or a dangling link, in place. */
 static int open_in_place(struct out_file *o, const char *path)
@@ -49,6 +91,8 @@ int out_open(struct out_file *o, const char *path)
 	memcpy(o->tmp, path, n);
 	memcpy(o->tmp + n, ".part-XXXXXX", 13);
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd >= 0)
+		keep_temp(o->tmp, NULL);
 	if (o->fd >= 0 && !fchmod(o->fd, 0644))
 		return 0;
 	e = errno;
@@ -92,6 +136,7 @@ int out_commit(struct out_file *o, bool keep)
 			err = -errno;
 		if (err)
 			unlink(o->tmp);
+		keep_temp(NULL, o->tmp);
 	}
 	free(o->tmp);
 	free(o->real);
@@ -104,8 +149,10 @@ void out_abandon(struct out_file *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp)
+	if (o->tmp) {
 		unlink(o->tmp);
+		keep_temp(NULL, o->tmp);
+	}
 	free(o->tmp);
 	free(o->real);
 	o->tmp = o->real = NULL;

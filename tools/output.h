@@ -12,7 +12,8 @@
  * The file is written as PATH.part-XXXXXX in PATH's folder and renamed to
  * PATH by out_commit(): a run that fails, or is killed, never leaves PATH
  * half-written or truncated, and an existing PATH stays as it was until
- * the new one replaces it whole. A symbolic link is followed: the file it
+ * the new one replaces it whole; with out_die_on_signals(), a run ended
+ * by a signal leaves no temporary file either. A symbolic link is followed: the file it
  * names is the one replaced. What is not a regular file (/dev/null, a
  * FIFO, a terminal) is written in place, as it is no file to keep.
  */
@@ -40,6 +41,16 @@ int out_commit(struct out_file *o, bool keep_old);
 
 /* Close and delete the temporary file (a failed run). */
 void out_abandon(struct out_file *o);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP, where they would end the process as they
+ * are (not ignored, not caught), now delete the temporary files there are
+ * first, and then end it.
+ */
+void out_die_on_signals(void);
+
+/* Delete the temporary files there are and end the process by @sig. */
+void out_die(int sig);
 
 /* The folder of @path, to free (NULL when out of memory). */
 char *out_folder(const char *path);

@@ -14,8 +14,8 @@
 #  - -o FILE, --meta, -F text;
 #  - outputs never destroy data: a missing input (a typo) changes no
 #    output file and prints nothing to standard output; a run that fails
-#    half-way (a truncated input) leaves an existing output as it was and
-#    no partial file; a good run replaces it whole.
+#    half-way (a truncated input) or is killed leaves an existing output
+#    as it was and no partial file; a good run replaces it whole.
 set -u
 dir=${EH_SHARED_DIR:-../shared}/conformance/eventheader
 bin=${EH_BUILDDIR:-.}
@@ -153,6 +153,30 @@ for fmt in json jsonl nettrace chrome heph; do
 		fail=1
 	fi
 done
+# A run ended by a signal leaves no partial file either: ehdecode, its
+# output begun, waits on a pipe that does not end, and is killed (SIGTERM:
+# a background job ignores SIGINT).
+echo "KEEP sig" >"$tmp/keep.sig"
+mkfifo "$tmp/fifo"
+"$ehdecode" -F jsonl -o "$tmp/keep.sig" - <"$tmp/fifo" 2>"$tmp/sig.err" &
+dp=$!
+exec 7>"$tmp/fifo"
+cat "$dir/pipe.data" >&7
+for _ in $(seq 1 100); do
+	ls "$tmp"/keep.sig.part-* >/dev/null 2>&1 && break
+	sleep 0.05
+done
+kill -TERM $dp
+wait $dp
+rc=$?
+exec 7>&-
+if [ $rc = 143 ] && [ "$(cat "$tmp/keep.sig")" = "KEEP sig" ] &&
+   ! ls "$tmp"/keep.sig.part-* >/dev/null 2>&1; then
+	echo "ok: killed half-way: the output as it was, no partial file"
+else
+	echo "FAIL: killed half-way: exit $rc, output '$(head -c 20 "$tmp/keep.sig")', partial files: $(ls "$tmp"/keep.sig.part-* 2>/dev/null)"
+	fail=1
+fi
 if ls "$tmp"/keep.*.part-* >/dev/null 2>&1; then
 	echo "FAIL: partial files left: $(ls "$tmp"/keep.*.part-*)"
 	fail=1

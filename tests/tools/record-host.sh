@@ -25,8 +25,9 @@
 #  - -o - | ehdecode -: a trickle of events (one exec) comes out of
 #    ehdecode while ehrecord still records, both formats;
 #  - SIGINT while the session starts (strace holds ehrecord's first
-#    perf_event_open() for 3 s): exit 0, a complete file, and the COMMAND
-#    never exec'd.
+#    perf_event_open() for 3 s), and SIGTERM as the output file is made
+#    (its fchmod() held): exit 0, a complete file, no partial file, and the
+#    COMMAND never exec'd.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
 set -u
@@ -411,6 +412,33 @@ elif command -v strace >/dev/null; then
 		ok "SIGINT while the session starts: exit 0, a complete file, the command not run"
 	else
 		bad "SIGINT while the session starts: exit $rc, command exec'd $ran times: $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
+	fi
+	# Earlier still: strace holds the fchmod() of the new output file, and
+	# SIGTERM comes then (a background job ignores SIGINT until ehrecord
+	# catches it). The stop counts from before the file exists: exit 0, a
+	# complete file, no partial file, the command not run.
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	LD_LIBRARY_PATH=$tmp/direct strace -f -o "$tmp/earlier.st" \
+		-e trace=fchmod,execve -e inject=fchmod:delay_exit=2000000:when=1 \
+		"$tmp/direct/ehrecord" -q -F perf -o "$tmp/earlier.data" \
+		-e sched:sched_process_exec -- /bin/true 2>"$tmp/early.err" &
+	sp=$!
+	for _ in $(seq 1 100); do
+		ls "$tmp"/earlier.data.part-* >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	p=$(pgrep -P $sp)
+	sleep 0.3
+	kill -TERM "$p"
+	wait $sp
+	rc=$?
+	ran=$(grep -c 'execve("/bin/true"' "$tmp/earlier.st")
+	if [ $rc = 0 ] && [ "$ran" = 0 ] &&
+	   ! ls "$tmp"/earlier.data.part-* >/dev/null 2>&1 &&
+	   "$dec" --strict -F jsonl "$tmp/earlier.data" >/dev/null 2>"$tmp/dec.err"; then
+		ok "SIGTERM as the output file is made: exit 0, a complete file, no partial file, the command not run"
+	else
+		bad "SIGTERM as the output file is made: exit $rc, command exec'd $ran times, partial: $(ls "$tmp"/earlier.data.part-* 2>/dev/null): $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
 	fi
 elif [ "${CI:-}" = true ]; then
 	bad "no strace (scripts/deps.txt has it)"
