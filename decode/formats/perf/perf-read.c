@@ -469,19 +469,11 @@ static void cswitch_event(struct perf_read *r, uint32_t tid, uint64_t off,
  * the cswitch waits in r->cswitch_ev, given after it. Return: false for
  * any other sample, and for a sched_switch sample that stays an event.
  */
-static void swap_events(struct ehd_event *a, struct ehd_event *b)
-{
-	struct ehd_event t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
 static bool system_sample(struct perf_read *r,
 			  const struct ehd__perf_sample *s)
 {
 	const struct ehd__perf_event_desc *d = s->desc;
-	struct ehd_event *ev = &r->ev;
+	struct ehd_event *ev = &r->ev, raw;
 	long long prev, next;
 	const uint64_t *stack;
 	uint64_t off;
@@ -511,9 +503,10 @@ static bool system_sample(struct perf_read *r,
 		cswitch_event(r, (uint32_t)next, off, stack, n);
 		return true;
 	}
-	r->cswitch_ev = *ev;
+	raw = *ev;
 	cswitch_event(r, (uint32_t)next, off, stack, n);
-	swap_events(&r->cswitch_ev, ev);
+	r->cswitch_ev = *ev;
+	*ev = raw;
 	r->cswitch_pending = true;
 	return false;
 }
