@@ -436,6 +436,7 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 	size_t len, i;
 
 	memset(sys, 0, sizeof(*sys));
+	ps->exec_ended = false;		/* of this record only */
 	if (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)
 		return mapping(ps, type, misc, b, n, big, sys);
 	if (n < 8)
@@ -452,7 +453,6 @@ bool ehd__procs_record(struct ehd__procs *ps, uint32_t type, uint16_t misc,
 		 * ends: only a ProcessCreate starts a list afresh); the old
 		 * one ends there if it was named (ehd__procs_exec_ended()).
 		 */
-		ps->exec_ended = false;
 		if (misc & PERF_RECORD_MISC_COMM_EXEC) {
 			ps->exec_ended = p->known && !p->exited;
 			p->n = 0;

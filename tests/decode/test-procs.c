@@ -146,6 +146,18 @@ static void fork_exec(void **state)
 	assert_string_equal(sys.name, "child");
 	frame(ps, 20, 0x10010, NULL, 0);
 	frame(ps, 10, 0x10010, "[p]", 0x10);		/* the parent's stay */
+	/*
+	 * The next fork, right after that exec, is a new process with its
+	 * parent's mappings: no exec of it ends (the exec before is not its).
+	 */
+	rec[0] = rec[2] = 22;
+	assert_true(ehd__procs_record(ps, PERF_RECORD_FORK, 0,
+				      (const uint8_t *)rec, sizeof(rec), 0, &t,
+				      &sys));
+	assert_int_equal(sys.kind, EHD_SYSTEM_PROCESS_CREATE);
+	assert_int_equal(sys.pid, 22);
+	assert_false(ehd__procs_exec_ended(ps));
+	frame(ps, 22, 0x10010, "[p]", 0x10);		/* copied */
 	/* a thread's fork is no process */
 	rec[0] = 10;
 	rec[2] = 21;
