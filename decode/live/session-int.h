@@ -8,15 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/*
- * ehd__session_eh_name() - is @name an EventHeader tracepoint name,
- * "<provider>_L<level hex>K<keyword hex><options>", by the rules of
- * eh_parse_tracepoint_name() (those the enumerator reads events by)?
- * @name: a user_events tracepoint name
- * @provider_len: gets the length of the provider part (may be NULL)
- */
-bool ehd__session_eh_name(const char *name, size_t *provider_len);
-
 struct ehd_session;
 
 /*

@@ -179,11 +179,6 @@ static int update_limit(struct ehd_session *s);
 
 /* ---- names and specs ----------------------------------------------------- */
 
-bool ehd__session_eh_name(const char *name, size_t *provider_len)
-{
-	return eh_parse_tracepoint_name(name, provider_len, NULL, NULL, NULL);
-}
-
 static bool name_chars(const char *p, size_t n)
 {
 	size_t i;
@@ -211,7 +206,7 @@ static int add_spec(struct ehd_session *s, const char *spec, bool callchain)
 		sp.kind = SPEC_TRACEPOINT;
 		sp.system = strndup(spec, (size_t)(colon - spec));
 		sp.event = strdup(colon + 1);
-	} else if (ehd__session_eh_name(spec, NULL)) {
+	} else if (eh_parse_tracepoint_name(spec, NULL, NULL, NULL, NULL)) {
 		sp.kind = SPEC_TRACEPOINT;
 		sp.system = strdup("user_events");
 		sp.event = strdup(spec);
@@ -983,7 +978,6 @@ static int add_tp(struct ehd_session *s, const char *system, const char *event,
 		  uint64_t config, bool callchain, struct tp **tpp)
 {
 	struct tp **v, *t = calloc(1, sizeof(*t));
-	size_t plen;
 	int err;
 
 	if (!t)
@@ -995,7 +989,8 @@ static int add_tp(struct ehd_session *s, const char *system, const char *event,
 	t->config = config;
 	t->callchain = callchain;
 	t->eventheader = !strcmp(system, "user_events") &&
-			 ehd__session_eh_name(event, &plen);
+			 eh_parse_tracepoint_name(event, NULL, NULL, NULL,
+						  NULL);
 	v = realloc(s->tps, (s->ntps + 1) * sizeof(*v));
 	if (!t->system || !t->event || !t->name || !v) {
 		if (v)
@@ -1081,7 +1076,7 @@ static const struct spec *provider_wants(const struct ehd_session *s,
 {
 	size_t plen, i;
 
-	if (!ehd__session_eh_name(event, &plen))
+	if (!eh_parse_tracepoint_name(event, &plen, NULL, NULL, NULL))
 		return NULL;
 	for (i = 0; i < s->nspecs; i++)
 		if (s->specs[i].kind == SPEC_PROVIDER &&
@@ -1148,14 +1143,13 @@ static int add_exact(struct ehd_session *s, const struct spec *sp)
 				  provider_wants(s, sp->event) : NULL;
 	uint64_t id;
 	struct tp *t;
-	size_t plen;
 	int err;
 
 	if (have_tp(s, sp->system, sp->event))
 		return 0;
 	err = tracepoint_id(s, sp->system, sp->event, &id);
 	if (err == -ENOENT && !strcmp(sp->system, "user_events") &&
-	    ehd__session_eh_name(sp->event, &plen)) {
+	    eh_parse_tracepoint_name(sp->event, NULL, NULL, NULL, NULL)) {
 		err = pre_register(s, sp->event);
 		if (err)
 			return err;

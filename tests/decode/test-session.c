@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-session - what a live session decides without a kernel: which
- * tracepoint names are EventHeader names and of which provider, which
- * specs are accepted, and the order of calls. (Collection itself is tested
+ * specs are accepted, and the order of calls (what an EventHeader
+ * tracepoint name is, eh_parse_tracepoint_name(), is tested by
+ * tests/producer/test-names). (Collection itself is tested
  * on the host by tests/tools/live-host.sh and on user_events by
  * tests/vm/live.sh.)
  */
@@ -14,45 +15,6 @@
 #include <cmocka.h>
 
 #include <ehdecode/session.h>
-
-#include "live/session-int.h"
-
-static void eh_names(void **state)
-{
-	static const struct {
-		const char *name;
-		int eh;
-		size_t provider_len;
-	} t[] = {
-		{ "MyProvider_L4K1", 1, 10 },
-		{ "MyProvider_L5K0Gmygroup", 1, 10 },
-		{ "My_Provider_L4Kff", 1, 11 },
-		{ "A_L1K1_L4K1", 1, 6 },	/* "_L" inside the provider */
-		{ "P_LaK1234567890abcdef", 1, 1 },
-		{ "P_LaKFF", 0, 0 },		/* hex in uppercase */
-		{ "P_L100K1", 0, 0 },		/* level over ff */
-		{ "P_L1K12345678901234567", 0, 0 },	/* keyword over 64 bits */
-		{ "P_L4K1G", 1, 1 },		/* an option may be one letter */
-		{ "P_L4K1Gmy-group", 0, 0 },	/* not [0-9a-z] after it */
-		{ "P_L4K1Gmygroup_x", 0, 0 },	/* '_' after the options */
-		{ "P_L4K", 0, 0 },
-		{ "P_LK1", 0, 0 },
-		{ "P_L4", 0, 0 },
-		{ "_L4K1", 0, 0 },		/* no provider */
-		{ "MyProvider", 0, 0 },
-		{ "sched_switch", 0, 0 },
-		{ "", 0, 0 },
-	};
-	size_t i, plen;
-
-	(void)state;
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		plen = 12345;
-		assert_int_equal(ehd__session_eh_name(t[i].name, &plen), t[i].eh);
-		if (t[i].eh)
-			assert_int_equal(plen, t[i].provider_len);
-	}
-}
 
 static void specs(void **state)
 {
@@ -111,7 +73,6 @@ static void order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(eh_names),
 		cmocka_unit_test(specs),
 		cmocka_unit_test(order),
 	};

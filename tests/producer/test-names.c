@@ -312,12 +312,15 @@ static void test_parse(void **state)
 		{ "P_L04K0001", 1, 1, 4, 1, "" },	/* leading zeros */
 		{ "P_L1K2AbcG1", 1, 1, 1, 2, "AbcG1" },	/* any options */
 		{ "P_L1K2G", 1, 1, 1, 2, "G" },
+		{ "P_LaK1234567890abcdef", 1, 1, 0xa,
+		  UINT64_C(0x1234567890abcdef), "" },
 		{ "P_L100K1", 0, 0, 0, 0, NULL },	/* level over ff */
 		{ "P_L1K10000000000000000", 0, 0, 0, 0, NULL },	/* 17 digits */
 		{ "P_LaKFF", 0, 0, 0, 0, NULL },	/* uppercase keyword */
 		{ "P_LAK1", 0, 0, 0, 0, NULL },		/* uppercase level */
 		{ "P_L4K1g", 0, 0, 0, 0, NULL },	/* option not uppercase */
 		{ "P_L4K1Gmy-group", 0, 0, 0, 0, NULL },
+		{ "P_L4K1Gmygroup_x", 0, 0, 0, 0, NULL },	/* '_' after */
 		{ "P_L4K", 0, 0, 0, 0, NULL },
 		{ "P_LK1", 0, 0, 0, 0, NULL },
 		{ "P_L4", 0, 0, 0, 0, NULL },
