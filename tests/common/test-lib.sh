@@ -52,7 +52,7 @@ finish() {
 # catching PID: true once PID handles SIGINT (its SigCgt has bit 1), false
 # if it ends or 4 s pass first: a background job starts with SIGINT
 # ignored, and so it stays until a tool sets its handler (ehrecord's:
-# before its session starts)
+# before it makes its output file)
 catching() {
 	local mask
 	for _ in $(seq 1 200); do

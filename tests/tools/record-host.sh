@@ -383,66 +383,51 @@ for fmt in nettrace perf; do
 		bad "--max-files 2 -F $fmt: left $left"
 	fi
 done
-# ---- a stop while the session starts ---------------------------------------
-# strace holds ehrecord's first perf_event_open() for 3 s; SIGINT comes
-# then, once ehrecord handles it. The command must never be exec'd (the
-# trace of execve calls says), and the file must be complete.
-if command -v strace >/dev/null && ! strace -o /dev/null /bin/true 2>/dev/null; then
-	echo "note: strace cannot trace here (ptrace refused): the stop while the session starts is not tried"
-elif command -v strace >/dev/null; then
-	nobody_tools "$tmp/direct" "$rec" || bad "cannot copy ehrecord to $tmp/direct"
+# ---- a stop before recording runs ----------------------------------------
+# early_stop LABEL SYSCALL SIGNAL: strace holds ehrecord's first SYSCALL
+# for 3 s and SIGNAL comes 0.5 s after ehrecord has made its output's
+# temporary file (by when it must catch SIGINT and SIGTERM: a background
+# job ignores SIGINT until then). Wanted: exit 0, a complete file, no
+# partial file, and the command never exec'd (the trace of execve calls
+# says).
+early_stop() {
+	local sp p rc ran
+
+	rm -f "$tmp/early.data"
 	# (LeakSanitizer cannot run under ptrace: off here, in an ASan build)
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	LD_LIBRARY_PATH=$tmp/direct strace -f -o "$tmp/early.st" \
-		-e trace=perf_event_open,execve \
-		-e inject=perf_event_open:delay_exit=3000000:when=1 \
+		-e trace="$2",execve -e inject="$2":delay_exit=3000000:when=1 \
 		"$tmp/direct/ehrecord" -q -F perf -o "$tmp/early.data" \
 		-e sched:sched_process_exec -- /bin/true 2>"$tmp/early.err" &
 	sp=$!
-	for _ in $(seq 1 50); do
-		p=$(pgrep -P $sp) && break
-		sleep 0.1
+	for _ in $(seq 1 100); do
+		ls "$tmp"/early.data.part-* >/dev/null 2>&1 && break
+		sleep 0.05
 	done
-	catching "$p" && sleep 0.5 && kill -INT "$p"
+	p=$(pgrep -P $sp)
+	sleep 0.5
+	kill -"$3" "$p"
 	wait $sp
 	rc=$?
 	ran=$(grep -c 'execve("/bin/true"' "$tmp/early.st")
 	if [ $rc = 0 ] && [ "$ran" = 0 ] &&
+	   ! ls "$tmp"/early.data.part-* >/dev/null 2>&1 &&
 	   "$dec" --strict -F jsonl "$tmp/early.data" >/dev/null 2>"$tmp/dec.err"; then
-		ok "SIGINT while the session starts: exit 0, a complete file, the command not run"
+		ok "$1: exit 0, a complete file, no partial file, the command not run"
 	else
-		bad "SIGINT while the session starts: exit $rc, command exec'd $ran times: $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
+		bad "$1: exit $rc, command exec'd $ran times, partial: $(ls "$tmp"/early.data.part-* 2>/dev/null): $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
 	fi
-	# Earlier still: strace holds the fchmod() of the new output file, and
-	# SIGTERM comes then (a background job ignores SIGINT until ehrecord
-	# catches it). The stop counts from before the file exists: exit 0, a
-	# complete file, no partial file, the command not run.
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	LD_LIBRARY_PATH=$tmp/direct strace -f -o "$tmp/earlier.st" \
-		-e trace=fchmod,execve -e inject=fchmod:delay_exit=2000000:when=1 \
-		"$tmp/direct/ehrecord" -q -F perf -o "$tmp/earlier.data" \
-		-e sched:sched_process_exec -- /bin/true 2>"$tmp/early.err" &
-	sp=$!
-	for _ in $(seq 1 100); do
-		ls "$tmp"/earlier.data.part-* >/dev/null 2>&1 && break
-		sleep 0.05
-	done
-	p=$(pgrep -P $sp)
-	sleep 0.3
-	kill -TERM "$p"
-	wait $sp
-	rc=$?
-	ran=$(grep -c 'execve("/bin/true"' "$tmp/earlier.st")
-	if [ $rc = 0 ] && [ "$ran" = 0 ] &&
-	   ! ls "$tmp"/earlier.data.part-* >/dev/null 2>&1 &&
-	   "$dec" --strict -F jsonl "$tmp/earlier.data" >/dev/null 2>"$tmp/dec.err"; then
-		ok "SIGTERM as the output file is made: exit 0, a complete file, no partial file, the command not run"
-	else
-		bad "SIGTERM as the output file is made: exit $rc, command exec'd $ran times, partial: $(ls "$tmp"/earlier.data.part-* 2>/dev/null): $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
-	fi
+}
+if command -v strace >/dev/null && ! strace -o /dev/null /bin/true 2>/dev/null; then
+	echo "note: strace cannot trace here (ptrace refused): the stops before recording runs are not tried"
+elif command -v strace >/dev/null; then
+	nobody_tools "$tmp/direct" "$rec" || bad "cannot copy ehrecord to $tmp/direct"
+	early_stop "SIGINT while the session starts" perf_event_open INT
+	early_stop "SIGTERM as the output file is made" fchmod TERM
 elif [ "${CI:-}" = true ]; then
 	bad "no strace (scripts/deps.txt has it)"
 else
-	echo "note: no strace: the stop while the session starts is not tried"
+	echo "note: no strace: the stops before recording runs are not tried"
 fi
 finish
