@@ -30,7 +30,7 @@
 #    for every wait of a sleeping shell that the kernel's sched_switch
 #    records end, in a perf.data and in a nettrace (which keeps those
 #    records as events when -e sched:sched_switch asks for them, and only
-#    then); and usage errors.
+#    then, as ehdecode -e does); and usage errors.
 # Needs root and a tracefs; skips (77) otherwise, except with CI=true.
 set -u
 bin=${EH_BUILDDIR:-.}
@@ -276,21 +276,21 @@ done
 [ $? = 2 ] && ok "--stacks before any -e: usage error" || bad "--stacks before any -e accepted"
 
 # ---- off-CPU -------------------------------------------------------------------
-# kernel_wakes DATA: "OUTS WAKES": the shell's switch-outs, and its
+# kernel_wakes JSONL: "OUTS WAKES": the shell's switch-outs, and its
 # switch-ins after >= 15 ms off the CPU, in the kernel's raw sched_switch
-# records (some kernels, this CI's host among them, now and then write none
-# for a CPU leaving its idle task: no switch-in ends that wait)
+# records decoded with their times (some kernels, this CI's host among
+# them, now and then write none for a CPU leaving its idle task: no
+# switch-in ends that wait)
 kernel_wakes() {
-	"$dec" -F jsonl -m n,time "$1" 2>/dev/null |
-		sed -n 's/^{"n":"sched:sched_switch","prev_comm":"\([^"]*\)","prev_pid":"\([^"]*\)",.*"next_comm":"\([^"]*\)","next_pid":"\([^"]*\)".*"time":"[^T]*T\([0-9]*\):\([0-9]*\):\([0-9.]*\)Z".*/\1 \2 \3 \4 \5 \6 \7/p' |
+	sed -n 's/^{"n":"sched:sched_switch","prev_comm":"\([^"]*\)","prev_pid":"\([^"]*\)",.*"next_comm":"\([^"]*\)","next_pid":"\([^"]*\)".*"time":"[^T]*T\([0-9]*\):\([0-9]*\):\([0-9.]*\)Z".*/\1 \2 \3 \4 \5 \6 \7/p' "$1" |
 		awk '{ t = $5 * 3600 + $6 * 60 + $7 }
 		     $1 == "sh" { out[$2] = t; outs++ }
 		     $3 == "sh" && ($4 in out) && t - out[$4] >= 0.015 { n++ }
 		     END { print outs + 0, n + 0 }'
 }
-# off_cpu FILE JSONL: FILE decoded (--strict --system) into JSONL
+# off_cpu FILE JSONL: FILE decoded (--strict --system, with times) into JSONL
 off_cpu() {
-	"$dec" --strict --system -F jsonl -m n,pid,tid,comm,stack "$1" >"$2" 2>"$tmp/dec.err" ||
+	"$dec" --strict --system -F jsonl -m n,time,pid,tid,comm,stack "$1" >"$2" 2>"$tmp/dec.err" ||
 		bad "ehdecode --system (off-cpu) $(basename "$1"): exit $?: $(head -n 1 "$tmp/dec.err")"
 }
 # long_waits JSONL: the shell's cswitch samples of >= 15 ms with a stack
@@ -298,10 +298,10 @@ long_waits() {
 	grep '^{"n":"Universal.Events:cswitch"' "$1" | grep '"comm":"sh".*"stack":\["' |
 		sed -n 's/.*"Value":\([0-9]*\),.*/\1/p' | awk '$1 >= 15000000' | wc -l
 }
-# exact_waits FILE JSONL LABEL: every wait of the shell that the kernel's
-# raw sched_switch records in FILE end is one cswitch sample with a stack
-# in JSONL; and the five sleeps give five such waits where the kernel
-# records them all.
+# exact_waits RAW JSONL LABEL: every wait of the shell that the kernel's
+# raw sched_switch records in RAW (JSONL with times) end is one cswitch
+# sample with a stack in JSONL; and the five sleeps give five such waits
+# where the kernel records them all.
 exact_waits() {
 	local sw long outs wakes
 
@@ -321,10 +321,13 @@ exact_waits() {
 	2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --off-cpu: exit $?"; }
 off_cpu "$tmp/o.data" "$tmp/o.jsonl"
 losses "$tmp/rec.err" "$tmp/dec.err"
-exact_waits "$tmp/o.data" "$tmp/o.jsonl" perf.data
+# (a system trace's sched_switch records are cswitch samples: the raw ones
+# from a second decode of the perf.data, without --system)
+"$dec" -F jsonl -m n,time "$tmp/o.data" >"$tmp/o.raw.jsonl" 2>/dev/null
+exact_waits "$tmp/o.raw.jsonl" "$tmp/o.jsonl" perf.data
 # The same to nettrace, with sched:sched_switch asked for as well: each
 # sample is then in the file twice, as itself and as a cswitch, and the
-# raw ones give the kernel's count.
+# raw ones, in the same decode, give the kernel's count.
 "$rec" -q --off-cpu -e sched:sched_switch -o "$tmp/o.nettrace" \
 	-- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' 2>"$tmp/rec.err" ||
 	{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu -e sched:sched_switch (nettrace): exit $?"; }
@@ -335,7 +338,7 @@ csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/o.nt.jsonl")
 [ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
 	ok "nettrace: $raw sched_switch events kept beside $csw cswitch samples" ||
 	bad "nettrace: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
-exact_waits "$tmp/o.nettrace" "$tmp/o.nt.jsonl" nettrace
+exact_waits "$tmp/o.nt.jsonl" "$tmp/o.nt.jsonl" nettrace
 # Without -e sched:sched_switch, --off-cpu gives the cswitch samples only.
 "$rec" -q --off-cpu -o "$tmp/p.nettrace" -- sh -c 'sleep 0.02' 2>"$tmp/rec.err" ||
 	{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu (nettrace): exit $?"; }
@@ -345,4 +348,13 @@ csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/p.nt.jsonl")
 [ "$raw" = 0 ] && [ "$csw" -gt 0 ] &&
 	ok "nettrace, --off-cpu alone: $csw cswitch samples, no sched_switch event" ||
 	bad "nettrace, --off-cpu alone: $raw sched_switch events, $csw cswitch samples (want 0 and > 0)"
+# Collecting live (ehdecode -e), the same: both, when asked for.
+"$dec" --off-cpu -e sched:sched_switch -F jsonl -m n -- sh -c 'sleep 0.02' \
+	>"$tmp/l.jsonl" 2>"$tmp/dec.err" ||
+	bad "ehdecode --off-cpu -e sched:sched_switch: exit $?: $(head -n 1 "$tmp/dec.err")"
+raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/l.jsonl")
+csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/l.jsonl")
+[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
+	ok "ehdecode live: $raw sched_switch events kept beside $csw cswitch samples" ||
+	bad "ehdecode live: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
 finish
