@@ -18,7 +18,8 @@
 #define TEMPS_MAX 4
 static char *volatile temps[TEMPS_MAX];
 
-static void keep_temp(char *tmp, char *was)
+/* The slot holding @was (NULL: a free one) holds @tmp now. */
+static void replace_temp(char *was, char *tmp)
 {
 	size_t i;
 
@@ -92,7 +93,7 @@ int out_open(struct out_file *o, const char *path)
 	memcpy(o->tmp + n, ".part-XXXXXX", 13);
 	o->fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd >= 0)
-		keep_temp(o->tmp, NULL);
+		replace_temp(NULL, o->tmp);
 	if (o->fd >= 0 && !fchmod(o->fd, 0644))
 		return 0;
 	e = errno;
@@ -136,7 +137,7 @@ int out_commit(struct out_file *o, bool keep)
 			err = -errno;
 		if (err)
 			unlink(o->tmp);
-		keep_temp(NULL, o->tmp);
+		replace_temp(o->tmp, NULL);
 	}
 	free(o->tmp);
 	free(o->real);
@@ -151,7 +152,7 @@ void out_abandon(struct out_file *o)
 	o->fd = -1;
 	if (o->tmp) {
 		unlink(o->tmp);
-		keep_temp(NULL, o->tmp);
+		replace_temp(o->tmp, NULL);
 	}
 	free(o->tmp);
 	free(o->real);
