@@ -80,22 +80,6 @@ static double cpu_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
 static uint8_t *put_varuint(uint8_t *d, uint64_t v)
 {
 	while (v >= 0x80) {
@@ -128,21 +112,21 @@ static int load(const char *path, uint8_t **buf, struct trace *t)
 	}
 	close(fd);
 	*buf = b;
-	attr_size = le64(b + 16);
-	attrs = le64(b + 24);
-	nattrs = attr_size ? le64(b + 32) / attr_size : 0;
-	if (memcmp(b, "PERFILE2", 8) || le64(b + 40) + le64(b + 48) >
+	attr_size = ehd__get64(b + 16);
+	attrs = ehd__get64(b + 24);
+	nattrs = attr_size ? ehd__get64(b + 32) / attr_size : 0;
+	if (memcmp(b, "PERFILE2", 8) || ehd__get64(b + 40) + ehd__get64(b + 48) >
 	    (uint64_t)st.st_size || attrs + nattrs * attr_size >
 	    (uint64_t)st.st_size) {
 		fprintf(stderr, "convert-floor: %s: not a normal-mode perf.data\n",
 			path);
 		return -1;
 	}
-	t->data = b + le64(b + 40);
-	t->size = le64(b + 48);
+	t->data = b + ehd__get64(b + 40);
+	t->size = ehd__get64(b + 48);
 	for (i = 0; i < nattrs; i++)
-		if (le32(b + attrs + i * attr_size) == PERF_TYPE_TRACEPOINT)
-			t->sample_type = le64(b + attrs + i * attr_size + 24);
+		if (ehd__get32(b + attrs + i * attr_size) == PERF_TYPE_TRACEPOINT)
+			t->sample_type = ehd__get64(b + attrs + i * attr_size + 24);
 	if (!(t->sample_type & SAMPLE_RAW)) {
 		fprintf(stderr, "convert-floor: %s: no tracepoint samples\n",
 			path);
@@ -160,7 +144,7 @@ static size_t touch(const struct trace *t, uint8_t *out)
 		size = t->data[pos + 6] | (size_t)t->data[pos + 7] << 8;
 		if (size < 8 || pos + size > t->size)
 			break;
-		if (le32(t->data + pos) == PERF_RECORD_SAMPLE) {
+		if (ehd__get32(t->data + pos) == PERF_RECORD_SAMPLE) {
 			if (len + size > OUT_BYTES)
 				len = 0;
 			ehd__copy_span(out + len, t->data + pos, size);
@@ -207,28 +191,28 @@ static size_t floor_run(const struct trace *t, uint8_t *out)
 		if (size < 8 || pos + size > t->size)
 			return 0;
 		pos += size;
-		if (le32(p) != PERF_RECORD_SAMPLE)
+		if (ehd__get32(p) != PERF_RECORD_SAMPLE)
 			continue;
 		q = p + 8;
 		q += st & SAMPLE_IDENTIFIER ? 8 : 0;
 		q += st & SAMPLE_IP ? 8 : 0;
 		if (st & SAMPLE_TID) {
-			tid = le32(q + 4);
+			tid = ehd__get32(q + 4);
 			q += 8;
 		}
 		if (st & SAMPLE_TIME) {
-			time = le64(q);
+			time = ehd__get64(q);
 			q += 8;
 		}
 		q += st & SAMPLE_ADDR ? 8 : 0;
 		q += st & SAMPLE_ID ? 8 : 0;
 		q += st & SAMPLE_STREAM_ID ? 8 : 0;
 		if (st & SAMPLE_CPU) {
-			cpu = le32(q);
+			cpu = ehd__get32(q);
 			q += 8;
 		}
 		q += st & SAMPLE_PERIOD ? 8 : 0;
-		raw_size = le32(q);
+		raw_size = ehd__get32(q);
 		if ((size_t)(q + 4 - p) + raw_size > size ||
 		    raw_size < COMMON_BYTES)
 			return 0;

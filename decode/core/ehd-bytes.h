@@ -31,6 +31,23 @@ static inline uint64_t ehd__load_uint(const uint8_t *p, unsigned int size,
 	return v;
 }
 
+/* The host-order 32- and 64-bit words at @p, which need not be aligned. */
+static inline uint32_t ehd__get32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t ehd__get64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /* The decimal id a /proc entry is named by (a pid), or 0 for any other. */
 static inline uint32_t ehd__proc_id(const char *s)
 {

@@ -37,6 +37,7 @@
 #include <ehdecode/reader.h>
 
 #include "core/ehd-buf.h"
+#include "core/ehd-bytes.h"
 #include "formats/perf/perf-file.h"
 #include "formats/perf/perf-stream.h"
 
@@ -220,22 +221,6 @@ static bool have_model_name(void)
 	return found;
 }
 
-static uint32_t rd32(const void *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* ---- the stream ---------------------------------------------------------- */
 
 static int build_stream(void **state)
@@ -338,7 +323,7 @@ static void check_comm(const struct ehd__perf_record *rec, size_t *ours)
 {
 	const uint8_t *p = rec->data;
 	const struct ehd__perf_sample *s = &rec->sample;
-	uint32_t pid = rd32(p + 8), tid = rd32(p + 12);
+	uint32_t pid = ehd__get32(p + 8), tid = ehd__get32(p + 12);
 	const char *comm = (const char *)p + 16;
 
 	assert_true(rec->has_sample);
@@ -464,9 +449,9 @@ static void check_features(struct ehd__perf_file *f)
 			 0);
 	p = v;
 	/* u32 length: NUL included, a multiple of 64 */
-	assert_int_equal(rd32(p) % 64, 0);
-	assert_true(rd32(p) > strlen((const char *)p + 4));
-	assert_true(4 + rd32(p) <= n);
+	assert_int_equal(ehd__get32(p) % 64, 0);
+	assert_true(ehd__get32(p) > strlen((const char *)p + 4));
+	assert_true(4 + ehd__get32(p) <= n);
 
 	assert_int_equal(ehd__perf_feature(f, EHD__PERF_FEAT_NRCPUS, &v, &n),
 			 0);
@@ -475,25 +460,25 @@ static void check_features(struct ehd__perf_file *f)
 	assert_int_equal(ehd__perf_feature(f, EHD__PERF_FEAT_CMDLINE, &v, &n),
 			 0);
 	p = v;
-	assert_int_equal(rd32(p), 3);
-	assert_int_equal(rd32(p + 4), 64);
+	assert_int_equal(ehd__get32(p), 3);
+	assert_int_equal(ehd__get32(p + 4), 64);
 	assert_string_equal((const char *)p + 8, "ehrecord");
 
 	/* CLOCKID: u64 resolution in ns (perf's clockid_res_ns) */
 	assert_int_equal(ehd__perf_feature(f, EHD__PERF_FEAT_CLOCKID, &v, &n),
 			 0);
 	assert_true(n >= 8);
-	assert_int_equal(rd64(v), st.res_ns);
+	assert_int_equal(ehd__get64(v), st.res_ns);
 
 	/* CLOCK_DATA: u32 1, u32 clockid, u64 wall, u64 clock */
 	assert_int_equal(ehd__perf_feature(f, EHD__PERF_FEAT_CLOCK_DATA, &v,
 					   &n), 0);
 	p = v;
 	assert_true(n >= 24);
-	assert_int_equal(rd32(p), 1);
-	assert_int_equal(rd32(p + 4), CLOCK_MONOTONIC);
-	assert_int_equal(rd64(p + 8), st.m.wall_ns);
-	assert_int_equal(rd64(p + 16), st.m.clock_ns);
+	assert_int_equal(ehd__get32(p), 1);
+	assert_int_equal(ehd__get32(p + 4), CLOCK_MONOTONIC);
+	assert_int_equal(ehd__get64(p + 8), st.m.wall_ns);
+	assert_int_equal(ehd__get64(p + 16), st.m.clock_ns);
 }
 
 static void test_perf_file(void **state)
@@ -544,14 +529,14 @@ static void test_perf_file(void **state)
 		case EHD__PERF_RECORD_HEADER_TRACING_DATA:
 			/* {header, u32 size, u32 pad}; size counts padding */
 			assert_int_equal(rec->size, 16);
-			assert_int_equal(rd32(data + 8) % 8, 0);
-			assert_int_equal(rd32(data + 12), 0);
-			tracing_end = rec->offset + 16 + rd32(data + 8);
+			assert_int_equal(ehd__get32(data + 8) % 8, 0);
+			assert_int_equal(ehd__get32(data + 12), 0);
+			tracing_end = rec->offset + 16 + ehd__get32(data + 8);
 			ntracing++;
 			break;
 		case EHD__PERF_RECORD_HEADER_FEATURE:
 			assert_true(ntracing == 1);
-			k = (size_t)rd64(data + 8);
+			k = (size_t)ehd__get64(data + 8);
 			/* CPUDESC only with a "model name" */
 			if (feats[nfeat] == EHD__PERF_FEAT_CPUDESC &&
 			    !have_model_name())
@@ -826,7 +811,7 @@ static void test_tracing_parts(void **state)
 	ehd__ps_pipe_header(&b);
 	ehd__ps_attr(&b, &attr, &id, 1);
 	assert_int_equal(b.len, 16 + 8 + PERF_ATTR_SIZE_VER0 + 8);
-	assert_int_equal(rd32(b.p + 16 + 8 + 4), PERF_ATTR_SIZE_VER0);
+	assert_int_equal(ehd__get32(b.p + 16 + 8 + 4), PERF_ATTR_SIZE_VER0);
 	if (ehd__ps_tracing_data(&b, some, 4, why, sizeof(why))) {
 		print_message("%s: ftrace part not tried\n", why);
 		ehd__buf_free(&b);
