@@ -27,7 +27,8 @@
 #  - SIGINT while the session starts (strace holds ehrecord's first
 #    perf_event_open() for 3 s), and SIGTERM as the output file is made
 #    (its fchmod() held): exit 0, a complete file, no partial file, and the
-#    COMMAND never exec'd.
+#    COMMAND never exec'd; SIGHUP: exit 129, no partial file, the old file
+#    as it was.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
 set -u
@@ -383,6 +384,24 @@ for fmt in nettrace perf; do
 		bad "--max-files 2 -F $fmt: left $left"
 	fi
 done
+# ---- SIGHUP ends a recording: no file, no partial file, the old one kept ---
+echo "KEEP" >"$tmp/hup.data"
+"$rec" -q -F perf -o "$tmp/hup.data" -e sched:sched_process_exec 2>"$tmp/hup.err" &
+hp=$!
+for _ in $(seq 1 100); do
+	ls "$tmp"/hup.data.part-* >/dev/null 2>&1 && break
+	sleep 0.05
+done
+sleep 0.5
+kill -HUP $hp
+wait $hp
+rc=$?
+if [ $rc = 129 ] && [ "$(cat "$tmp/hup.data")" = KEEP ] &&
+   ! ls "$tmp"/hup.data.part-* >/dev/null 2>&1; then
+	ok "SIGHUP: ehrecord ends (129), the old file as it was, no partial file"
+else
+	bad "SIGHUP: exit $rc, file '$(head -c 8 "$tmp/hup.data")', partial: $(ls "$tmp"/hup.data.part-* 2>/dev/null)"
+fi
 # ---- a stop before recording runs ----------------------------------------
 # early_stop LABEL SYSCALL SIGNAL: strace holds ehrecord's first SYSCALL
 # for 3 s and SIGNAL comes 0.5 s after ehrecord has made its output's
