@@ -399,7 +399,8 @@ if [ -s floor.txt ]; then
 	echo "== converting a -F perf file to nettrace (bench/convert-floor, CPU per event)"
 	cat floor.txt
 	echo "touch: each record copied once; floor: the least conversion (no"
-	echo "ordering, tables or blocks); library: what ehrecord runs per event"
+	echo "ordering, tables or blocks); general: every event made an ehd_event;"
+	echo "library: what ehrecord runs (ehd_reader_pass())"
 fi
 
 echo

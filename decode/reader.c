@@ -21,6 +21,7 @@
 #include "core/err.h"
 #include "core/io.h"
 #include "formats/input.h"
+#include "model/eh-row.h"
 
 struct ehd_reader {
 	unsigned int flags;
@@ -210,6 +211,25 @@ EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev)
 		return fail(r, -EINVAL, 0, "no input is open");
 	ret = r->ops->next(r->state, ev);
 	if (ret > 0)
+		r->events++;
+	return ret;
+}
+
+EHD_API int ehd_reader_pass(struct ehd_reader *r, struct ehd_writer *w,
+			    const struct ehd_event **ev, uint64_t *passed)
+{
+	struct ehd__eh_sink sink = { .max = EHD_PASS_MAX };
+	int ret;
+
+	*passed = 0;
+	if (r->err.err || r->kind == EHD_INPUT_NONE || !r->ops->pass ||
+	    !ehd__writer_sink(w, &sink))
+		return ehd_reader_next(r, ev);
+	*ev = NULL;
+	ret = r->ops->pass(r->state, ev, &sink);
+	*passed = sink.taken;
+	r->events += sink.taken;
+	if (ret > 0 && *ev)
 		r->events++;
 	return ret;
 }

@@ -17,6 +17,7 @@
 
 #include "core/ehd-buf.h"
 #include "core/io.h"
+#include "model/eh-row.h"
 #include "model/enumerator-int.h"
 #include "model/event-int.h"
 #include "formats/output.h"
@@ -354,6 +355,34 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 	    !w->write_err)
 		w->write_err = err;
 	return err;
+}
+
+/* A row (eh-row.h) as ehd_writer_event() would take its event. */
+static int take_row(void *ctx, const struct ehd__eh_row *row)
+{
+	struct ehd_writer *w = ctx;
+	int err;
+
+	if (!w->in_source || w->write_err)
+		return 0;
+	err = w->ops->row(&w->o, row);
+	if (!err)
+		return 0;
+	w->has_err = false;
+	w->o.source_events++;
+	if (err < 0)
+		w->write_err = err;
+	return 1;
+}
+
+bool ehd__writer_sink(struct ehd_writer *w, struct ehd__eh_sink *sink)
+{
+	if (!w || !w->ops->row)
+		return false;
+	sink->take = take_row;
+	sink->ctx = w;
+	sink->taken = 0;
+	return true;
 }
 
 EHD_API int ehd_writer_set_limit(struct ehd_writer *w, uint64_t bytes)

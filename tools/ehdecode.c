@@ -218,7 +218,7 @@ static int decode(struct ehd_reader *r, const char *name,
 	struct pollfd in = { STDIN_FILENO, POLLIN, 0 };
 	const struct ehd_event *ev;
 	bool stream = false;
-	uint64_t off = 0;
+	uint64_t off = 0, passed;
 	int err, ret = 0, werr;
 	struct stat st;
 
@@ -234,8 +234,9 @@ static int decode(struct ehd_reader *r, const char *name,
 	err = ehd_reader_next(r, &ev);
 	ehd_writer_begin_trace(w, strcmp(name, "-") ? name : "stdin",
 			       ehd_reader_trace_info(r));
-	for (; err > 0; err = ehd_reader_next(r, &ev)) {
-		werr = ehd_writer_event(w, ev);
+	for (; err > 0; err = ehd_reader_pass(r, w, &ev, &passed)) {
+		/* (NULL: the reader wrote events to w itself) */
+		werr = ev ? ehd_writer_event(w, ev) : 0;
 		if (werr == -E2BIG && !ehd_writer_error(w, NULL))
 			continue;	/* too large for the format: counted */
 		if (werr < 0 && !ehd_writer_error(w, NULL))

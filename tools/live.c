@@ -759,6 +759,24 @@ static int next_writer(struct live *l, struct ehd_writer **w,
 	return ehd_writer_begin_trace(*w, "live", info) ? 1 : 0;
 }
 
+/*
+ * Now and then while converting: the stop the command's end asks for, or
+ * the end of the conversion a second signal asks for (false).
+ */
+static bool keep_converting(struct live *l, int *ret)
+{
+	if (!l->stopped && !live_running(l)) {
+		if (live_stop(l))
+			*ret = 1;
+		else
+			say_backlog(l);
+	} else if (l->stopped && stop_signals >= 2) {
+		skip_backlog(l);
+		return false;
+	}
+	return true;
+}
+
 int live_write_events(struct live *l, struct ehd_writer **wp,
 		      unsigned int reader_flags)
 {
@@ -766,6 +784,7 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 	struct ehd_reader *r = ehd_reader_new(reader_flags);
 	const struct ehd_event *ev;
 	unsigned int n = 0;
+	uint64_t passed;
 	int err, ret = 0, k;
 
 	if (!r || ehd_reader_open_session(r, l->s)) {
@@ -778,7 +797,19 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 	/* The session's description comes before its first event. */
 	err = ehd_reader_next(r, &ev);
 	ehd_writer_begin_trace(w, "live", ehd_reader_trace_info(r));
-	for (;; err = ehd_reader_next(r, &ev)) {
+	for (;; err = ehd_reader_pass(r, w, &ev, &passed)) {
+		l->events += passed;
+		if (err > 0 && !ev) {
+			/* The reader wrote EHD_PASS_MAX events itself. */
+			if (l->o->rotate && time_up(l) &&
+			    next_writer(l, &w, r)) {
+				ret = 1;
+				break;
+			}
+			if (!keep_converting(l, &ret))
+				break;
+			continue;
+		}
 		if (err > 0) {
 			if (l->o->rotate && !(n % 64) && time_up(l) &&
 			    next_writer(l, &w, r)) {
@@ -811,19 +842,9 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 			}
 			ret |= k;
 			l->events++;
-			if (++n % 1024)
+			if (++n % 1024 || keep_converting(l, &ret))
 				continue;
-			/* Signals and the command's end, now and then. */
-			if (!l->stopped && !live_running(l)) {
-				if (live_stop(l))
-					ret = 1;
-				else
-					say_backlog(l);
-			} else if (l->stopped && stop_signals >= 2) {
-				skip_backlog(l);
-				break;
-			}
-			continue;
+			break;
 		}
 		if (err != -EAGAIN || l->stopped)
 			break;	/* the end, or a failure */

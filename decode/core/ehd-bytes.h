@@ -48,6 +48,27 @@ static inline uint64_t ehd__get64(const void *p)
 	return v;
 }
 
+/*
+ * memcmp() == 0 for the few bytes of an identity, a word at a time (not
+ * glibc's vector memcmp(), which QEMU's TCG runs slowly)
+ */
+static inline bool ehd__same_bytes(const uint8_t *a, const uint8_t *b,
+				   size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	while (n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
 /* The decimal id a /proc entry is named by (a pid), or 0 for any other. */
 static inline uint32_t ehd__proc_id(const char *s)
 {

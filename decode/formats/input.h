@@ -22,6 +22,7 @@
 
 #include "core/err.h"
 
+struct ehd__eh_sink;
 struct ehd__event_internal;
 struct ehd_session;
 
@@ -72,6 +73,9 @@ struct ehd__input_src {
  *	negative errno. A failure sets the error record, and the front end
  *	returns it from then on; -EAGAIN without it is a live session's
  *	"nothing now"
+ * @pass: @next, handing the EventHeader events it can as rows to @sink
+ *	(model/eh-row.h) until @sink->max are taken, when it returns 1 with
+ *	*@ev left NULL (may be NULL: @next is used)
  * @trace_info: fill in what the input says about the recording (@info
  *	comes zeroed, its clockid -1)
  * @stats: set what the reader counted in @stats (@stats->events, the
@@ -86,6 +90,8 @@ struct ehd__input_ops {
 	bool (*probe)(const uint8_t *head, size_t n);
 	int (*open)(void *state, const struct ehd__input_src *src);
 	int (*next)(void *state, const struct ehd_event **ev);
+	int (*pass)(void *state, const struct ehd_event **ev,
+		    struct ehd__eh_sink *sink);
 	void (*trace_info)(void *state, struct ehd_trace_info *info);
 	void (*stats)(const void *state, struct ehd_reader_stats *stats);
 	void (*free)(void *state);

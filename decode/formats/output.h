@@ -25,6 +25,7 @@
 #include "core/ehd-buf.h"
 
 struct ehd_enum;
+struct ehd__eh_row;
 
 /* Properties of a format (ehd__output_ops.caps). */
 #define EHD__OUT_UTF8		0x1u	/* always well-formed UTF-8 */
@@ -69,6 +70,9 @@ struct ehd__out {
  *	it is). An EHD__OUT_OWN_IO format does all: on damage it returns
  *	< 0 with *@why set (and *@where, the byte of the event's data), or
  *	writes the event as best it can
+ * @row: an EventHeader event as a row (model/eh-row.h), if the format
+ *	can take it as it would take its event: 1 taken, 0 declined with
+ *	nothing changed, < 0 taken but the output failed (may be NULL)
  * @end: the end of the current source (may be NULL)
  * @flush: write out what is held (may be NULL: the front end writes its
  *	buffer out)
@@ -93,6 +97,7 @@ struct ehd__output_ops {
 		     const struct ehd_trace_info *info);
 	int (*event)(struct ehd__out *o, const struct ehd_event *ev,
 		     struct ehd_enum *en, const char **why, uint64_t *where);
+	int (*row)(struct ehd__out *o, const struct ehd__eh_row *row);
 	int (*end)(struct ehd__out *o);
 	int (*flush)(struct ehd__out *o);
 	int (*close)(struct ehd__out *o, const struct ehd_writer_stats *st);

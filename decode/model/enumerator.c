@@ -633,23 +633,6 @@ static void reset(struct ehd_enum *en, const void *data, size_t size,
 	en->cut = 0;
 }
 
-/* memcmp() for the few bytes of an identity, a word at a time. */
-static bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
-{
-	uint64_t x, y;
-
-	for (; n >= 8; n -= 8, a += 8, b += 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return false;
-	}
-	while (n--)
-		if (*a++ != *b++)
-			return false;
-	return true;
-}
-
 /* Is @id the identity of the event @en was reset to? */
 static bool same_ident(const struct ehd_enum *en, const struct ident *id,
 		       const char *tp, size_t tp_len)
@@ -657,13 +640,13 @@ static bool same_ident(const struct ehd_enum *en, const struct ident *id,
 	const uint8_t *d = en->data;
 
 	if (!id->key || id->len > en->size || id->tp_len != tp_len ||
-	    !same_bytes((const uint8_t *)id->tp_copy, (const uint8_t *)tp,
+	    !ehd__same_bytes((const uint8_t *)id->tp_copy, (const uint8_t *)tp,
 			tp_len))
 		return false;
 	if (!id->act_len)
-		return same_bytes(d, id->bytes, id->len);
-	return same_bytes(d, id->bytes, id->act_at) &&
-	       same_bytes(d + id->act_at + id->act_len,
+		return ehd__same_bytes(d, id->bytes, id->len);
+	return ehd__same_bytes(d, id->bytes, id->act_at) &&
+	       ehd__same_bytes(d + id->act_at + id->act_len,
 			  id->bytes + id->act_at + id->act_len,
 			  id->len - id->act_at - id->act_len);
 }

@@ -44,6 +44,7 @@
 #include <ehdecode/trace.h>
 
 #include "model/enumerator-int.h"
+#include "model/eh-row.h"
 #include "model/event-int.h"
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
@@ -912,6 +913,27 @@ static long classic_type(struct ehd__ntw *w, const struct ehd_event *ev)
 
 /* ---- threads, stacks, activity ids ---- */
 
+/*
+ * The thread index of an event of @context, @pid and @tid whose names are
+ * those of @gen (ehd__event_names_gen()), if known without its names.
+ */
+static bool thread_known(const struct ehd__ntw *w, unsigned int context,
+			 uint32_t pid, uint32_t tid, uint64_t gen,
+			 uint32_t *index)
+{
+	const struct thread_cache *c = &w->tcache[tid % THREAD_CACHE_SIZE];
+
+	if (!(context & EHD_CTX_PID)) {
+		*index = CAPTURE_THREAD;
+		return true;
+	}
+	if (gen && c->gen == gen && c->tid == tid && c->pid == pid) {
+		*index = c->index;
+		return true;
+	}
+	return false;
+}
+
 static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 			uint32_t *index)
 {
@@ -928,14 +950,8 @@ static int thread_index(struct ehd__ntw *w, const struct ehd_event *ev,
 	uint32_t v;
 	int err;
 
-	if (!(ev->context & EHD_CTX_PID)) {
-		*index = CAPTURE_THREAD;
+	if (thread_known(w, ev->context, ev->pid, ev->tid, gen, index))
 		return 0;
-	}
-	if (gen && c->gen == gen && c->tid == ev->tid && c->pid == ev->pid) {
-		*index = c->index;
-		return 0;
-	}
 	if (ev->comm)
 		key = ehd__hash_bytes(ev->comm, strlen(ev->comm) + 1, key);
 	if (ev->process)
@@ -1319,59 +1335,66 @@ static unsigned int varuint_len(uint64_t v)
 	return n;
 }
 
-/*
- * Hold the row of event @ev, of type @meta, its payload from @payload_at;
- * @bare: a made-up event of @ev's context, without its stack and
- * activity ids.
- */
-static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
-		      uint32_t meta, size_t payload_at, bool bare)
+/* Room for one more row in the window: 0 or -ENOMEM. */
+static int held_room(struct ehd__ntw *w)
 {
+	size_t cap;
 	struct held *h;
-	int err;
 
-	if (w->nheld == w->held_cap) {
-		size_t cap = w->held_cap ? 2 * w->held_cap : 4096;
+	if (w->nheld < w->held_cap)
+		return 0;
+	cap = w->held_cap ? 2 * w->held_cap : 4096;
+	h = realloc(w->held, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	w->held = h;
+	w->held_cap = cap;
+	return 0;
+}
 
-		h = realloc(w->held, cap * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		w->held = h;
-		w->held_cap = cap;
-	}
-	h = &w->held[w->nheld];
+/*
+ * The window's next row (held_room() made room), for an event of
+ * @context at @time on @cpu, of type @meta, its payload from @payload_at
+ * on: all but its thread, stack and labels, which the caller sets before
+ * held_end().
+ */
+static struct held *held_begin(struct ehd__ntw *w, unsigned int context,
+			       uint64_t time, uint32_t cpu, uint32_t meta,
+			       size_t payload_at)
+{
+	struct held *h = &w->held[w->nheld];
+
 	/*
 	 * Ticks are strictly positive: TraceEvent reads 0 as no time. An
 	 * event without a time comes 1 ns after the one before it (from 1 in
 	 * a source without a clock: the events' order).
 	 */
-	if (ev->context & EHD_CTX_TIME)
-		h->ticks = (ev->context & EHD_CTX_TIME_UTC) ?
-			   ev->time - w->clock_offset : ev->time;
+	if (context & EHD_CTX_TIME)
+		h->ticks = (context & EHD_CTX_TIME_UTC) ?
+			   time - w->clock_offset : time;
 	else
 		h->ticks = w->last_ticks + 1;
 	/* Untimed in a timed trace: its time is made up (said). */
-	if (!(ev->context & EHD_CTX_TIME) && (w->first_context & EHD_CTX_TIME))
+	if (!(context & EHD_CTX_TIME) && (w->first_context & EHD_CTX_TIME))
 		w->st.untimed++;
 	if (!h->ticks)
 		h->ticks = 1;
 	w->last_ticks = h->ticks;
 	h->order = w->order++;
 	h->meta = meta + 1;
-	h->cpu = (ev->context & EHD_CTX_CPU) ? ev->cpu : 0;
+	h->cpu = (context & EHD_CTX_CPU) ? cpu : 0;
 	h->at = (uint32_t)payload_at;
 	h->size = (uint32_t)(w->payloads.len - payload_at);
-	err = thread_index(w, ev, &h->thread);
-	h->stack = h->labels = 0;
-	if (!err && !bare)
-		err = stack_id(w, ev, &h->stack);
-	if (!err && !bare)
-		err = label_id(w, ev, &h->labels);
-	if (err)
-		return err;
+	return h;
+}
+
+/* Row @h of an event of @context, complete: in the window. */
+static void held_end(struct ehd__ntw *w, const struct held *h,
+		     unsigned int context)
+{
 	if (!w->have_first) {
 		w->have_first = true;
-		w->first_context = ev->context;
+		w->first_context = context;
 		w->min_ticks = h->ticks;
 	}
 	if (!w->trace_written && h->ticks < w->min_ticks)
@@ -1388,6 +1411,31 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	}
 	w->nheld++;
 	w->st.events++;
+}
+
+/*
+ * Hold the row of event @ev, of type @meta, its payload from @payload_at;
+ * @bare: a made-up event of @ev's context, without its stack and
+ * activity ids.
+ */
+static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
+		      uint32_t meta, size_t payload_at, bool bare)
+{
+	struct held *h;
+	int err = held_room(w);
+
+	if (err)
+		return err;
+	h = held_begin(w, ev->context, ev->time, ev->cpu, meta, payload_at);
+	err = thread_index(w, ev, &h->thread);
+	h->stack = h->labels = 0;
+	if (!err && !bare)
+		err = stack_id(w, ev, &h->stack);
+	if (!err && !bare)
+		err = label_id(w, ev, &h->labels);
+	if (err)
+		return err;
+	held_end(w, h, ev->context);
 	return 0;
 }
 
@@ -2084,6 +2132,43 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	return err ? err : damage;
 }
 
+/*
+ * ntw_row() - add EventHeader event @row (eh-row.h) as ntw_event() would
+ * have added it, if its type and thread are known without it
+ * Return: 1 when it is in the window, 0 when declined with nothing
+ * changed (the type or the thread not known by their keys, a payload
+ * that does not convert cleanly, whose event's own path says why, or a
+ * writer that must see the whole event: a size limit, the first event),
+ * or < 0 when it is in the window but writing the window failed.
+ */
+static int ntw_row(struct ehd__ntw *w, const struct ehd__eh_row *row)
+{
+	const struct key_cache *kc = &w->key_cache[row->key % KEY_CACHE_SIZE];
+	struct ehd__ntm_result res;
+	struct held *h;
+	uint32_t thread;
+	size_t at = w->payloads.len;
+	int err;
+
+	if (w->err || w->limit || !w->have_first || kc->key != row->key ||
+	    !(row->context & EHD_CTX_TIME) ||
+	    !thread_known(w, row->context, row->pid, row->tid, row->names_gen,
+			  &thread) ||
+	    held_room(w) ||
+	    ehd__ntm_convert(&w->metas[kc->meta].map, row->payload,
+			     row->payload_size, &w->payloads, &res))
+		return 0;
+	if (res.extra)
+		w->st.trailing++;
+	w->st.lossy += res.lossy;
+	h = held_begin(w, row->context, row->time, row->cpu, kc->meta, at);
+	h->thread = thread;
+	h->stack = h->labels = 0;
+	held_end(w, h, row->context);
+	err = window_check(w);
+	return err ? err : 1;
+}
+
 /* Write what is held, the last sequence point and the end of stream. */
 static int ntw_close(struct ehd__ntw *w)
 {
@@ -2124,6 +2209,11 @@ static int nettrace_event(struct ehd__out *o, const struct ehd_event *ev,
 			  uint64_t *where)
 {
 	return ntw_event(o->state, ev, en, why, where);
+}
+
+static int nettrace_row(struct ehd__out *o, const struct ehd__eh_row *row)
+{
+	return ntw_row(o->state, row);
 }
 
 /*
@@ -2178,7 +2268,7 @@ const struct ehd__output_ops ehd__nettrace_output = {
 	.name = "nettrace", .format = EHD_OUT_NETTRACE, .caps = EHD__OUT_OWN_IO,
 	.props = EHD_FORMAT_BINARY | EHD_FORMAT_RECORDS_ONLY,
 	.create = nettrace_create, .destroy = nettrace_destroy,
-	.begin = nettrace_begin, .event = nettrace_event,
+	.begin = nettrace_begin, .event = nettrace_event, .row = nettrace_row,
 	.flush = nettrace_flush, .close = nettrace_close,
 	.stats = nettrace_stats, .add_lost = nettrace_add_lost,
 	.set_limit = nettrace_set_limit,

@@ -24,6 +24,8 @@
 #include "formats/input.h"
 #include "formats/perf/perf-file.h"
 #include "live/session-int.h"
+#include "model/eh-row.h"
+#include "model/enumerator-int.h"
 #include "model/event-int.h"
 #include "model/tracefs-fields.h"
 #include "system/procs.h"
@@ -48,6 +50,29 @@ struct chunk {
 	size_t len, cap;
 	size_t live;		/* records in it not given out yet */
 	uint8_t data[];
+};
+
+/* drain()'s "the sink has taken its most" (not an event: > 1). */
+#define ROWS_PASSED 2
+
+/* Bytes from the header to the payload of an identity kept for rows. */
+#define KNOWN_BYTES_MAX 256
+
+/*
+ * The identity of the last EventHeader event of a tracepoint, kept while
+ * rows are passed (ehd_reader_pass()): an event whose bytes up to its
+ * payload are these is of it (no activity ids: those bytes differ).
+ */
+struct known {
+	uint64_t key;		/* ehd__enum_key(); 0: none */
+	uint32_t len;
+	uint8_t bytes[KNOWN_BYTES_MAX];
+};
+
+/* What is worked out once per perf event (desc), by its index. */
+struct per_desc {
+	struct ehd__tracefs_types *types;	/* its fields' kinds */
+	struct known *known;
 };
 
 /*
@@ -135,9 +160,10 @@ struct perf_read {
 	bool draining;		/* giving out the held records */
 	bool at_end;		/* the input has ended */
 
-	/* field kinds of classic tracepoints, by perf event (desc) index */
-	struct ehd__tracefs_types **types;
-	size_t ntypes;
+	/* by perf event (desc) index */
+	struct per_desc *descs;
+	size_t ndescs;
+	struct ehd__eh_sink *sink;	/* ehd_reader_pass(): rows go there */
 
 	struct ehd_event ev;
 	struct ehd__event_internal internal;	/* behind ev.internal */
@@ -237,6 +263,24 @@ static void split_name(struct ehd_event *ev, const char *s)
 	ev->name_len = strlen(s);
 }
 
+/* What is kept of @d (NULL when out of memory). */
+static struct per_desc *per_desc(struct perf_read *r,
+				 const struct ehd__perf_event_desc *d)
+{
+	struct per_desc *v;
+
+	if (d->index >= r->ndescs) {
+		v = realloc(r->descs, (d->index + 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + r->ndescs, 0,
+		       (d->index + 1 - r->ndescs) * sizeof(*v));
+		r->descs = v;
+		r->ndescs = d->index + 1;
+	}
+	return &r->descs[d->index];
+}
+
 /*
  * The field kinds of @d's tracepoint, worked out on its first sample (NULL
  * when out of memory: they are then deduced for each event).
@@ -245,21 +289,35 @@ static const struct ehd__tracefs_types *
 types_of(struct perf_read *r, const struct ehd__perf_event_desc *d,
 	 int long_size)
 {
-	struct ehd__tracefs_types **v;
+	struct per_desc *p = per_desc(r, d);
 
-	if (d->index >= r->ntypes) {
-		v = realloc(r->types, (d->index + 1) * sizeof(*v));
-		if (!v)
-			return NULL;
-		memset(v + r->ntypes, 0,
-		       (d->index + 1 - r->ntypes) * sizeof(*v));
-		r->types = v;
-		r->ntypes = d->index + 1;
-	}
-	if (!r->types[d->index])
-		r->types[d->index] = ehd__tracefs_types_new(d->tep_event,
-							    long_size);
-	return r->types[d->index];
+	if (p && !p->types)
+		p->types = ehd__tracefs_types_new(d->tep_event, long_size);
+	return p ? p->types : NULL;
+}
+
+/*
+ * Rows are passed: the identity of EventHeader event @ev (just
+ * identified, its data @data) kept as @d's, for the events after it.
+ */
+static void keep_known(struct perf_read *r,
+		       const struct ehd__perf_event_desc *d,
+		       const struct ehd_event *ev, const uint8_t *data)
+{
+	struct per_desc *p = per_desc(r, d);
+	uint64_t key = ehd__enum_key(r->en);
+	const uint8_t *decls;
+	size_t len, payload;
+
+	if (!p || (!p->known && !(p->known = malloc(sizeof(*p->known)))))
+		return;
+	ehd__enum_layout(r->en, &decls, &len, &payload);
+	p->known->key = 0;
+	if (ev->activity_id || payload > KNOWN_BYTES_MAX)
+		return;
+	memcpy(p->known->bytes, data, payload);
+	p->known->len = (uint32_t)payload;
+	p->known->key = key;
 }
 
 /* Identify an EventHeader event: 0, or the reason it is not one, counted. */
@@ -351,8 +409,11 @@ static bool make_event(struct perf_read *r, const struct ehd__perf_sample *s,
 	ev->tracepoint_len = d->tp_name ? d->tp_name_len : 0;
 	if (d->eh_offset >= 0 && raw && (uint32_t)d->eh_offset <= s->raw_size &&
 	    !identify(r, ev, raw + d->eh_offset,
-		      s->raw_size - (uint32_t)d->eh_offset))
+		      s->raw_size - (uint32_t)d->eh_offset)) {
+		if (r->sink)
+			keep_known(r, d, ev, raw + d->eh_offset);
 		return true;
+	}
 	ev->kind = d->tep_event ? EHD_EVENT_TRACEFS : EHD_EVENT_RAW;
 	if (d->tep_event)
 		r->internal.types = types_of(r, d, ev->long_size);
@@ -1080,7 +1141,57 @@ static void keep_rest(struct perf_read *r)
 	release_stream(r, pos);
 }
 
-/* The next held sample, or 0 when all those due are out; names applied. */
+/*
+ * Held sample @h to the sink as a row, if it is an EventHeader event of
+ * the identity its tracepoint's last event had (keep_known()), without a
+ * stack, and the sink takes it: true if taken. What the row says is what
+ * make_event() would say of the event.
+ */
+static bool pass_row(struct perf_read *r, const struct held *h)
+{
+	const struct ehd__perf_event_desc *d = h->desc;
+	const struct known *k;
+	struct ehd__eh_row row;
+	const uint8_t *eh;
+	size_t size;
+
+	if (!d || d->eh_offset < 0 || d->index >= r->ndescs || r->procs ||
+	    h->chain_off || !h->raw_off || !(h->fields & PERF_SAMPLE_TIME) ||
+	    (uint32_t)d->eh_offset > h->raw_size)
+		return false;
+	k = r->descs[d->index].known;
+	eh = h->at + h->raw_off + d->eh_offset;
+	size = h->raw_size - (uint32_t)d->eh_offset;
+	if (!k || !k->key || size < k->len ||
+	    !ehd__same_bytes(eh, k->bytes, k->len))
+		return false;
+	row.key = k->key;
+	row.context = EHD_CTX_TIME;
+	row.time = h->time;
+	if (ehd__perf_session(r->perf)->has_clock_offset) {
+		row.context |= EHD_CTX_TIME_UTC;
+		row.time = ehd__perf_time_to_utc(r->perf, h->time);
+	}
+	if (h->fields & PERF_SAMPLE_CPU)
+		row.context |= EHD_CTX_CPU;
+	if (h->fields & PERF_SAMPLE_TID)
+		row.context |= EHD_CTX_PID;
+	row.cpu = h->cpu;
+	row.pid = h->pid;
+	row.tid = h->tid;
+	row.names_gen = r->threads.gen | 1ull << 63;	/* thread_names() */
+	row.payload = eh + k->len;
+	row.payload_size = size - k->len;
+	if (!r->sink->take(r->sink->ctx, &row))
+		return false;
+	r->sink->taken++;
+	return true;
+}
+
+/*
+ * The next held sample (1), or 0 when all those due are out, or
+ * ROWS_PASSED when the sink has taken its most; names applied.
+ */
 static int drain(struct perf_read *r)
 {
 	struct held *h;
@@ -1102,6 +1213,12 @@ static int drain(struct perf_read *r)
 			if (apply_task(r, h, h->at, h->size))
 				return 1;
 			release_given(r);
+			continue;
+		}
+		if (r->sink && h->parsed && pass_row(r, h)) {
+			release_given(r);
+			if (r->sink->taken >= r->sink->max)
+				return ROWS_PASSED;
 			continue;
 		}
 		if (h->parsed) {
@@ -1234,6 +1351,22 @@ static int perf_next(void *state, const struct ehd_event **ev)
 	return ret;
 }
 
+static int perf_pass(void *state, const struct ehd_event **ev,
+		     struct ehd__eh_sink *sink)
+{
+	struct perf_read *r = state;
+	int ret;
+
+	r->sink = sink;
+	ret = next_event(r);
+	r->sink = NULL;
+	if (ret == ROWS_PASSED)
+		return 1;	/* (*ev stays NULL) */
+	if (ret > 0)
+		*ev = &r->ev;
+	return ret;
+}
+
 /* ---- information ---- */
 
 /* ns between two cpu-clock samples, of the first such event (0: none). */
@@ -1310,9 +1443,12 @@ static void perf_free(void *state)
 	free_chunks(r);
 	free(r->held);
 	free(r->merged);
-	while (r->ntypes)
-		free(r->types[--r->ntypes]);	/* free(NULL) is fine */
-	free(r->types);
+	while (r->ndescs) {
+		r->ndescs--;
+		free(r->descs[r->ndescs].types);	/* free(NULL) is fine */
+		free(r->descs[r->ndescs].known);
+	}
+	free(r->descs);
 }
 
 const struct ehd__input_ops ehd__perf_input = {
@@ -1321,6 +1457,7 @@ const struct ehd__input_ops ehd__perf_input = {
 		 1u << EHD_INPUT_SESSION,
 	.state_size = sizeof(struct perf_read),
 	.probe = perf_probe, .open = perf_open, .next = perf_next,
+	.pass = perf_pass,
 	.trace_info = perf_trace_info, .stats = perf_stats, .free = perf_free,
 	.restate = perf_restate,
 };

@@ -246,6 +246,42 @@ EHD_API int ehd_reader_open_session(struct ehd_reader *r,
  */
 EHD_API int ehd_reader_next(struct ehd_reader *r, const struct ehd_event **ev);
 
+struct ehd_writer;
+
+/* Most events ehd_reader_pass() writes before it gives back. */
+#define EHD_PASS_MAX 1024
+
+/**
+ * ehd_reader_pass() - ehd_reader_next() for events that go to a writer
+ * @r: a reader with an open input
+ * @w: the writer the caller writes @r's events to (ehdecode/writer.h),
+ *	between its ehd_writer_begin_trace() and ehd_writer_end()
+ * @ev: gets the next event for the caller to write, or NULL
+ * @passed: gets the number of events this call wrote to @w itself,
+ *	whatever it returns
+ *
+ * Some events can go from an input to an output without being made an
+ * ehd_event: for now, EventHeader events of a perf.data or a live session
+ * (read in time order, without EHD_READER_SYSTEM) whose bytes up to their
+ * payload are those of their tracepoint's event before, written to
+ * nettrace when that type is already in it, without a stack or activity
+ * ids and with no size limit set. ehd_reader_pass() writes those to @w
+ * itself, with the same bytes ehd_writer_event() would write, counted by
+ * both as events (ehd_reader_stats(), ehd_writer_stats()); any other
+ * event is given to the caller, in order, as ehd_reader_next() gives it.
+ * With no such events (another input or format), it is ehd_reader_next().
+ *
+ * It gives back after at most EHD_PASS_MAX events written, so that a
+ * caller can look at the time, signals and the like: then it returns 1
+ * with *@ev NULL. A failure of @w's while it writes is said by the next
+ * ehd_writer_event() and by ehd_writer_close(), as after an event the
+ * caller wrote.
+ *
+ * Return: as ehd_reader_next(), 1 also with *@ev NULL.
+ */
+EHD_API int ehd_reader_pass(struct ehd_reader *r, struct ehd_writer *w,
+			    const struct ehd_event **ev, uint64_t *passed);
+
 /**
  * ehd_reader_kind() - what kind of input is open
  * @r: the reader
