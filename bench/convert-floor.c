@@ -276,10 +276,14 @@ static size_t library_run(const char *path, bool pass)
 				   0);
 	err = w ? ehd_writer_begin_trace(w, path, ehd_reader_trace_info(r)) :
 		  -1;
-	while (!err && (err = pass ? ehd_reader_pass(r, w, &ev, &passed) :
-			      ehd_reader_next(r, &ev)) > 0) {
+	while (!err) {
+		err = pass ? ehd_reader_pass(r, w, &ev, &passed) :
+			     ehd_reader_next(r, &ev);
+		n += passed;	/* (whatever it returned) */
+		if (err <= 0)
+			break;
 		err = ev ? ehd_writer_event(w, ev) : 0;
-		n += passed + !!ev;
+		n += !!ev;
 	}
 	if (!err && w)
 		err = ehd_writer_close(w);

@@ -32,7 +32,7 @@ int ehd__grow(void *pp, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-int ehd__buf_reserve(struct ehd_buf *b, size_t extra)
+int ehd__buf_reserve_slow(struct ehd_buf *b, size_t extra)
 {
 	size_t need, cap;
 	char *p;

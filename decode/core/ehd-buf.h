@@ -22,7 +22,15 @@ struct ehd_buf {
 
 #define EHD_BUF_INIT { NULL, 0, 0, 0 }
 
-int ehd__buf_reserve(struct ehd_buf *b, size_t extra);
+int ehd__buf_reserve_slow(struct ehd_buf *b, size_t extra);
+
+/* Room for @extra more bytes and a NUL: 0, or -ENOMEM (b->err). */
+static inline int ehd__buf_reserve(struct ehd_buf *b, size_t extra)
+{
+	if (!b->err && extra < b->cap - b->len)
+		return 0;	/* (len + extra + 1 <= cap) */
+	return ehd__buf_reserve_slow(b, extra);
+}
 
 /*
  * ehd__grow() - room for @n elements of @size bytes in the array at

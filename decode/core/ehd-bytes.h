@@ -49,24 +49,28 @@ static inline uint64_t ehd__get64(const void *p)
 }
 
 /*
- * memcmp() == 0 for the few bytes of an identity, a word at a time (not
- * glibc's vector memcmp(), which QEMU's TCG runs slowly)
+ * memcmp() == 0 for the few bytes of an identity, 16 at a time (not
+ * glibc's vector memcmp(), which QEMU's TCG runs slowly); the last word
+ * is compared where it ends, over bytes already compared.
  */
 static inline bool ehd__same_bytes(const uint8_t *a, const uint8_t *b,
 				   size_t n)
 {
-	uint64_t x, y;
+	size_t i;
 
-	for (; n >= 8; n -= 8, a += 8, b += 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return false;
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
 	}
-	while (n--)
-		if (*a++ != *b++)
+	for (i = 0; i + 16 <= n; i += 16)
+		if ((ehd__get64(a + i) ^ ehd__get64(b + i)) |
+		    (ehd__get64(a + i + 8) ^ ehd__get64(b + i + 8)))
 			return false;
-	return true;
+	if (n - i > 8 && ehd__get64(a + i) != ehd__get64(b + i))
+		return false;
+	return i == n || ehd__get64(a + n - 8) == ehd__get64(b + n - 8);
 }
 
 /* The decimal id a /proc entry is named by (a pid), or 0 for any other. */
@@ -112,7 +116,8 @@ static inline bool ehd__extra_bytes(size_t n)
 
 /*
  * ehd__copy_span() - copy @n bytes of a ring span (tens or hundreds of
- * KiB), 64 at a time in 16-byte moves. For such sizes glibc's memcpy()
+ * KiB; or any such run that does not overlap), 64 at a time in 16-byte
+ * moves. For such sizes glibc's memcpy()
  * takes "rep movsb": fast on hardware with ERMS, but an emulated CPU
  * (QEMU's TCG, where the test VM runs) does it a byte at a time, several
  * times slower than this loop; natively the two are close (memory bound).

@@ -943,17 +943,19 @@ static int run_simple(struct run *r)
 			p += n;
 			continue;
 		}
-		for (z = p; z < end && *z; z++)
+		/* ASCII is widened as the terminator is looked for. */
+		for (k = 0; p + k < end && p[k] && (p[k] < 0x80 || op->latin1);
+		     k++) {
+			d[2 * k] = p[k];
+			d[2 * k + 1] = 0;
+		}
+		for (z = p + k; z < end && *z; z++)
 			;
 		if (z == end) {
 			r->pos = (size_t)(p - r->src);
 			return bad(r, "string not terminated");
 		}
 		n = (size_t)(z - p);
-		for (k = 0; k < n && (p[k] < 0x80 || op->latin1); k++) {
-			d[2 * k] = p[k];
-			d[2 * k + 1] = 0;
-		}
 		d += 2 * k;
 		if (k < n) {
 			/* Not ASCII: the general decoding, on from there. */

@@ -1001,8 +1001,10 @@ static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
 		/* Full, the first half given out: move the rest down. */
 		size_t k;
 
-		memmove(r->held, r->held + r->first,
-			(r->nheld - r->first) * sizeof(*r->held));
+		/* (no overlap: first >= held_cap / 2; see copy_span) */
+		ehd__copy_span((uint8_t *)r->held,
+			       (const uint8_t *)(r->held + r->first),
+			       (r->nheld - r->first) * sizeof(*r->held));
 		for (k = 0; k < r->nruns && k < RUNS_MAX; k++)
 			r->runs[k] -= r->first;
 		r->nheld -= r->first;
