@@ -15,7 +15,10 @@
  *    chosen, is well-formed UTF-8 (the default JSON renders values byte
  *    for byte as the reference decoder does);
  *  - the nettrace output reads back without an error, giving as many
- *    events as the writer says it wrote.
+ *    events as the writer says it wrote;
+ *  - converted to nettrace by ehd_reader_pass(), which writes some events
+ *    without an ehd_event, the input gives the same bytes as by
+ *    ehd_reader_next() and ehd_writer_event().
  *
  * The options come from a checksum of the input (see fuzz_sel()): time
  * sorting and system events for the reader, the second source, the
@@ -24,6 +27,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* memfd_create(), when built without config.h */
 #endif
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -279,6 +283,81 @@ static void one_source(int fd, struct ehd_writer **w, size_t nw,
 }
 
 /*
+ * The input in @fd to nettrace, time-sorted, by ehd_reader_pass() (@pass)
+ * or not: the output's bytes in a memfd (-1 when it failed, or when the
+ * input has more than MAX_EVENTS events: the two ways stop apart).
+ */
+static int to_nettrace(int fd, bool pass)
+{
+	struct ehd_reader *r = ehd_reader_new(EHD_READER_SORT_TIME);
+	int out = memfd_create("fuzz-pass", MFD_CLOEXEC), err = -EINVAL;
+	struct ehd_writer *w = out >= 0 ?
+			       ehd_writer_new(EHD_OUT_NETTRACE, out, 0, 0) :
+			       NULL;
+	const struct ehd_event *ev;
+	uint64_t n = 0, passed = 0;
+	bool ok = r && w;
+
+	if (ok)
+		err = ehd_reader_open_fd(r, fd, "fuzz");
+	if (!err)
+		err = ehd_writer_begin_trace(w, "fuzz",
+					     ehd_reader_trace_info(r));
+	while (!err && n < MAX_EVENTS) {
+		err = pass ? ehd_reader_pass(r, w, &ev, &passed) :
+			     ehd_reader_next(r, &ev);
+		n += passed;
+		if (err <= 0)
+			break;
+		if (ev) {
+			touch_write(w, ev);
+			n++;
+		}
+		err = 0;
+	}
+	if (n >= MAX_EVENTS || (w && (ehd_writer_end(w) ||
+				      ehd_writer_close(w))))
+		ok = false;
+	ehd_writer_free(w);
+	ehd_reader_free(r);
+	if (!ok && out >= 0) {
+		close(out);
+		out = -1;
+	}
+	return out;
+}
+
+/* The same bytes both ways (to_nettrace()), or it traps. */
+static void check_pass(int fd)
+{
+	int a = to_nettrace(fd, false), b = to_nettrace(fd, true);
+	struct stat sa, sb;
+	void *pa, *pb;
+
+	if (a >= 0 && b >= 0 && !fstat(a, &sa) && !fstat(b, &sb)) {
+		if (sa.st_size != sb.st_size)
+			__builtin_trap();
+		if (sa.st_size) {
+			pa = mmap(NULL, (size_t)sa.st_size, PROT_READ,
+				  MAP_PRIVATE, a, 0);
+			pb = mmap(NULL, (size_t)sb.st_size, PROT_READ,
+				  MAP_PRIVATE, b, 0);
+			if (pa != MAP_FAILED && pb != MAP_FAILED &&
+			    memcmp(pa, pb, (size_t)sa.st_size))
+				__builtin_trap();
+			if (pa != MAP_FAILED)
+				munmap(pa, (size_t)sa.st_size);
+			if (pb != MAP_FAILED)
+				munmap(pb, (size_t)sb.st_size);
+		}
+	}
+	if (a >= 0)
+		close(a);
+	if (b >= 0)
+		close(b);
+}
+
+/*
  * The input in @fd written by the four writers: the Chrome, JSON and
  * nettrace outputs to memfds, checked once complete; Heph to @devnull
  * (fuzz-heph reads its output back).
@@ -339,6 +418,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	write_all(fd, devnull, fuzz_sel(data, size));
+	check_pass(fd);
 	close(fd);
 	return 0;
 }
