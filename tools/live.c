@@ -784,7 +784,7 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 	struct ehd_reader *r = ehd_reader_new(reader_flags);
 	const struct ehd_event *ev;
 	unsigned int n = 0;
-	uint64_t passed;
+	uint64_t passed = 0;	/* (none by the first ehd_reader_next()) */
 	int err, ret = 0, k;
 
 	if (!r || ehd_reader_open_session(r, l->s)) {

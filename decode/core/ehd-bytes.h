@@ -116,11 +116,11 @@ static inline bool ehd__extra_bytes(size_t n)
 
 /*
  * ehd__copy_span() - copy @n bytes of a ring span (tens or hundreds of
- * KiB; or any such run that does not overlap), 64 at a time in 16-byte
- * moves. For such sizes glibc's memcpy()
- * takes "rep movsb": fast on hardware with ERMS, but an emulated CPU
- * (QEMU's TCG, where the test VM runs) does it a byte at a time, several
- * times slower than this loop; natively the two are close (memory bound).
+ * KiB), or any such run that does not overlap, 64 at a time in 16-byte
+ * moves. For such sizes glibc's memcpy() takes "rep movsb": fast on
+ * hardware with ERMS, but an emulated CPU (QEMU's TCG, where the test VM
+ * runs) does it a byte at a time, several times slower than this loop;
+ * natively the two are close (memory bound).
  * bench/copy-bench measures both (bench/run-live.sh prints it in the VM).
  */
 static inline void ehd__copy_span(uint8_t *d, const uint8_t *s, size_t n)

@@ -640,15 +640,15 @@ static bool same_ident(const struct ehd_enum *en, const struct ident *id,
 	const uint8_t *d = en->data;
 
 	if (!id->key || id->len > en->size || id->tp_len != tp_len ||
-	    !ehd__same_bytes((const uint8_t *)id->tp_copy, (const uint8_t *)tp,
-			tp_len))
+	    !ehd__same_bytes((const uint8_t *)id->tp_copy,
+			     (const uint8_t *)tp, tp_len))
 		return false;
 	if (!id->act_len)
 		return ehd__same_bytes(d, id->bytes, id->len);
 	return ehd__same_bytes(d, id->bytes, id->act_at) &&
 	       ehd__same_bytes(d + id->act_at + id->act_len,
-			  id->bytes + id->act_at + id->act_len,
-			  id->len - id->act_at - id->act_len);
+			       id->bytes + id->act_at + id->act_len,
+			       id->len - id->act_at - id->act_len);
 }
 
 /* Start as a remembered identity: true, or false when none is this one. */
