@@ -373,7 +373,8 @@ struct result {
 	uint64_t events;	/* the reader's */
 	uint64_t passed;	/* written by ehd_reader_pass() */
 	unsigned int gave_back;	/* its returns without an event */
-	unsigned int errors;	/* events ehd_writer_event() said damaged */
+	unsigned int errors;	/* events ehd_writer_event() refused or said
+				   damaged */
 };
 
 static int mem_file(const void *p, size_t len)
@@ -470,7 +471,7 @@ static void test_recording(void **state)
 	free(fast.out);
 }
 
-/* Writers that must see every event get every event. */
+/* A writer that must see every event gets every event. */
 static void test_not_passed(void **state)
 {
 	struct result slow, fast;
@@ -482,12 +483,25 @@ static void test_not_passed(void **state)
 	assert_int_equal(fast.passed, 0);
 	free(slow.out);
 	free(fast.out);
-	/* A size limit: the event that passes it is taken back whole. */
+}
+
+/*
+ * A size limit: the event that would pass it is taken back whole, and it
+ * and all after it are refused, whichever way it came.
+ */
+static void test_limit(void **state)
+{
+	struct result slow, fast;
+
+	(void)state;
 	convert(g.x.b.p, g.x.b.len, EHD_OUT_NETTRACE, false, 300000, &slow);
 	convert(g.x.b.p, g.x.b.len, EHD_OUT_NETTRACE, true, 300000, &fast);
 	same(&slow, &fast);
-	assert_int_equal(fast.passed, 0);
+	assert_true(fast.passed > fast.wst.events / 2);
 	assert_true(fast.wst.events < 2 * ROUNDS * TURN);
+	assert_true(fast.len <= 300000);
+	/* Each one refused is said, as is the damaged one before them. */
+	assert_int_equal(fast.errors, 2 * ROUNDS * TURN - fast.wst.events + 1);
 	free(slow.out);
 	free(fast.out);
 }
@@ -527,6 +541,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recording),
 		cmocka_unit_test(test_not_passed),
+		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_corpus),
 	};
 

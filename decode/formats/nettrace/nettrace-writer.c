@@ -2137,25 +2137,31 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
  * have added it, if its type and thread are known without it
  * Return: 1 when it is in the window, 0 when declined with nothing
  * changed (the type or the thread not known by their keys, a payload
- * that does not convert cleanly, whose event's own path says why, or a
- * writer that must see the whole event: a size limit, the first event),
- * or < 0 when it is in the window but writing the window failed.
+ * that does not convert cleanly, whose event's own path says why, the
+ * first event), or < 0 when it is in the window but writing the window
+ * failed. A row that would take the output past its size limit is taken
+ * back and declined, the writer full: its event's own path then refuses
+ * it, as all after it.
  */
 static int ntw_row(struct ehd__ntw *w, const struct ehd__eh_row *row)
 {
 	const struct key_cache *kc = &w->key_cache[row->key % KEY_CACHE_SIZE];
 	struct ehd__ntm_result res;
+	struct undo undo;
 	struct held *h;
 	uint32_t thread;
 	size_t at = w->payloads.len;
 	int err;
 
-	if (w->err || w->limit || !w->have_first || kc->key != row->key ||
+	if (w->err || w->full || !w->have_first || kc->key != row->key ||
 	    !(row->context & EHD_CTX_TIME) ||
 	    !thread_known(w, row->context, row->pid, row->tid, row->names_gen,
 			  &thread) ||
-	    held_room(w) ||
-	    ehd__ntm_convert(&w->metas[kc->meta].map, row->payload,
+	    held_room(w))
+		return 0;
+	if (w->limit)
+		undo_keep(w, &undo);
+	if (ehd__ntm_convert(&w->metas[kc->meta].map, row->payload,
 			     row->payload_size, &w->payloads, &res))
 		return 0;
 	if (res.extra)
@@ -2165,6 +2171,8 @@ static int ntw_row(struct ehd__ntw *w, const struct ehd__eh_row *row)
 	h->thread = thread;
 	h->stack = h->labels = 0;
 	held_end(w, h, row->context);
+	if (over_limit(w, &undo))
+		return 0;	/* taken back, w->full */
 	err = window_check(w);
 	return err ? err : 1;
 }

@@ -265,7 +265,7 @@ struct ehd_writer;
  * (read in time order, without EHD_READER_SYSTEM) whose bytes up to their
  * payload are those of their tracepoint's event before, written to
  * nettrace when that type is already in it, without a stack or activity
- * ids and with no size limit set. ehd_reader_pass() writes those to @w
+ * ids. ehd_reader_pass() writes those to @w
  * itself, with the same bytes ehd_writer_event() would write, counted by
  * both as events (ehd_reader_stats(), ehd_writer_stats()); any other
  * event is given to the caller, in order, as ehd_reader_next() gives it.
