@@ -265,10 +265,11 @@ struct ehd_writer;
  * (read in time order, without EHD_READER_SYSTEM) whose bytes up to their
  * payload are those of their tracepoint's event before, written to
  * nettrace when that type is already in it, without a stack or activity
- * ids. ehd_reader_pass() writes those to @w
- * itself, with the same bytes ehd_writer_event() would write, counted by
- * both as events (ehd_reader_stats(), ehd_writer_stats()); any other
- * event is given to the caller, in order, as ehd_reader_next() gives it.
+ * ids. ehd_reader_pass() writes those to @w itself, with the same bytes
+ * ehd_writer_event() would write, counted by both as events
+ * (ehd_reader_stats(), ehd_writer_stats()); any other event, and one
+ * that would take @w past its size limit, is given to the caller, in
+ * order, as ehd_reader_next() gives it.
  * With no such events (another input or format), it is ehd_reader_next().
  *
  * It gives back after at most EHD_PASS_MAX events written, so that a
