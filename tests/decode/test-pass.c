@@ -509,6 +509,46 @@ static void test_limit(void **state)
 }
 
 /*
+ * The output fails (a full device) while the reader writes rows: the
+ * next event the caller writes says so, as a failure that is not the
+ * event's, and so does the close.
+ */
+static void test_write_fails(void **state)
+{
+	int fd = mem_file(g.x.b.p, g.x.b.len);
+	int out = open("/dev/full", O_WRONLY);
+	struct ehd_reader *r = ehd_reader_new(EHD_READER_SORT_TIME);
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, out, 0,
+					      EHD_META_DEFAULT);
+	const struct ehd_event *ev;
+	uint64_t passed = 0, all = 0;
+	bool failed = false;
+	int err, werr;
+
+	(void)state;
+	assert_true(out >= 0);
+	assert_int_equal(ehd_reader_open_fd(r, fd, "in"), 0);
+	err = ehd_reader_next(r, &ev);
+	assert_int_equal(ehd_writer_begin_trace(w, "in",
+						ehd_reader_trace_info(r)), 0);
+	for (; err > 0; err = ehd_reader_pass(r, w, &ev, &passed)) {
+		all += passed;
+		werr = ev ? ehd_writer_event(w, ev) : 0;
+		if (werr < 0 && !ehd_writer_error(w, NULL)) {
+			failed = true;
+			break;
+		}
+	}
+	assert_true(failed);
+	assert_true(all > 0);
+	assert_int_equal(ehd_writer_close(w), -ENOSPC);
+	ehd_writer_free(w);
+	ehd_reader_free(r);
+	close(fd);
+	close(out);
+}
+
+/*
  * The reference's recordings, where they are: their EventHeader events
  * are nearly all of a type other than their tracepoint's event before,
  * so few if any are passed; the rest must not change.
@@ -542,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_recording),
 		cmocka_unit_test(test_not_passed),
 		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_write_fails),
 		cmocka_unit_test(test_corpus),
 	};
 

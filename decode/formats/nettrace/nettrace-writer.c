@@ -2154,7 +2154,6 @@ static int ntw_row(struct ehd__ntw *w, const struct ehd__eh_row *row)
 	int err;
 
 	if (w->err || w->full || !w->have_first || kc->key != row->key ||
-	    !(row->context & EHD_CTX_TIME) ||
 	    !thread_known(w, row->context, row->pid, row->tid, row->names_gen,
 			  &thread) ||
 	    held_room(w))

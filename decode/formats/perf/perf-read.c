@@ -335,12 +335,46 @@ static bool system_sample(struct perf_read *r,
 			  const struct ehd__perf_sample *s);
 
 /*
+ * What the events have of the thread names now: a value that changes
+ * whenever a name does (ehd__event_names_gen()).
+ */
+static uint64_t names_gen(const struct perf_read *r)
+{
+	return r->threads.gen | 1ull << 63;
+}
+
+/*
+ * The context bits of the event of a sample with sample_id @fields
+ * (time, UTC, CPU, pid), and in *@time its time @t as the event has it.
+ */
+static unsigned int sample_context(struct perf_read *r, uint64_t fields,
+				   uint64_t t, uint64_t *time)
+{
+	unsigned int context = 0;
+
+	*time = 0;
+	if (fields & PERF_SAMPLE_TIME) {
+		context |= EHD_CTX_TIME;
+		*time = t;
+		if (ehd__perf_session(r->perf)->has_clock_offset) {
+			context |= EHD_CTX_TIME_UTC;
+			*time = ehd__perf_time_to_utc(r->perf, t);
+		}
+	}
+	if (fields & PERF_SAMPLE_CPU)
+		context |= EHD_CTX_CPU;
+	if (fields & PERF_SAMPLE_TID)
+		context |= EHD_CTX_PID;
+	return context;
+}
+
+/*
  * The names of the thread and process of @ev (pid, tid set), kept from
  * the sample before while none changed; the writers' key to them.
  */
 static void thread_names(struct perf_read *r, struct ehd_event *ev)
 {
-	uint64_t gen = r->threads.gen | 1ull << 63;
+	uint64_t gen = names_gen(r);
 
 	if (r->last_names.tid != ev->tid || r->last_names.pid != ev->pid ||
 	    r->last_names.gen != gen) {
@@ -371,20 +405,10 @@ static bool make_event(struct perf_read *r, const struct ehd__perf_sample *s,
 	ev->source_offset = offset;
 	ev->long_size = ses->tracing_long_size ? ses->tracing_long_size : 8;
 	ev->big_endian = ses->big_endian;
-	if (s->fields & PERF_SAMPLE_TIME) {
-		ev->context |= EHD_CTX_TIME;
-		ev->time = s->time;
-		if (ses->has_clock_offset) {
-			ev->context |= EHD_CTX_TIME_UTC;
-			ev->time = ehd__perf_time_to_utc(r->perf, s->time);
-		}
-	}
-	if (s->fields & PERF_SAMPLE_CPU) {
-		ev->context |= EHD_CTX_CPU;
+	ev->context = sample_context(r, s->fields, s->time, &ev->time);
+	if (ev->context & EHD_CTX_CPU)
 		ev->cpu = s->cpu;
-	}
-	if (s->fields & PERF_SAMPLE_TID) {
-		ev->context |= EHD_CTX_PID;
+	if (ev->context & EHD_CTX_PID) {
 		ev->pid = s->pid;
 		ev->tid = s->tid;
 		thread_names(r, ev);
@@ -661,20 +685,11 @@ static void sideband_event(struct perf_read *r, const struct held *sid)
 	ev->system = &r->sys;
 	ev->long_size = 8;
 	ev->big_endian = ses->big_endian;
-	ev->context = EHD_CTX_PID;
+	ev->context = EHD_CTX_PID |
+		      sample_context(r, sid->fields, sid->time, &ev->time);
 	ev->pid = ev->tid = r->sys.pid;
-	if (sid->fields & PERF_SAMPLE_TIME) {
-		ev->context |= EHD_CTX_TIME;
-		ev->time = sid->time;
-		if (ses->has_clock_offset) {
-			ev->context |= EHD_CTX_TIME_UTC;
-			ev->time = ehd__perf_time_to_utc(r->perf, sid->time);
-		}
-	}
-	if (sid->fields & PERF_SAMPLE_CPU) {
-		ev->context |= EHD_CTX_CPU;
+	if (ev->context & EHD_CTX_CPU)
 		ev->cpu = sid->cpu;
-	}
 }
 
 static void system_event(struct perf_read *r, const struct held *sid)
@@ -1157,8 +1172,8 @@ static bool pass_row(struct perf_read *r, const struct held *h)
 	const uint8_t *eh;
 	size_t size;
 
-	if (!d || d->eh_offset < 0 || d->index >= r->ndescs || r->procs ||
-	    h->chain_off || !h->raw_off || !(h->fields & PERF_SAMPLE_TIME) ||
+	if (!d || d->eh_offset < 0 || d->index >= r->ndescs || h->chain_off ||
+	    !h->raw_off || !(h->fields & PERF_SAMPLE_TIME) ||
 	    (uint32_t)d->eh_offset > h->raw_size)
 		return false;
 	k = r->descs[d->index].known;
@@ -1168,20 +1183,11 @@ static bool pass_row(struct perf_read *r, const struct held *h)
 	    !ehd__same_bytes(eh, k->bytes, k->len))
 		return false;
 	row.key = k->key;
-	row.context = EHD_CTX_TIME;
-	row.time = h->time;
-	if (ehd__perf_session(r->perf)->has_clock_offset) {
-		row.context |= EHD_CTX_TIME_UTC;
-		row.time = ehd__perf_time_to_utc(r->perf, h->time);
-	}
-	if (h->fields & PERF_SAMPLE_CPU)
-		row.context |= EHD_CTX_CPU;
-	if (h->fields & PERF_SAMPLE_TID)
-		row.context |= EHD_CTX_PID;
+	row.context = sample_context(r, h->fields, h->time, &row.time);
 	row.cpu = h->cpu;
 	row.pid = h->pid;
 	row.tid = h->tid;
-	row.names_gen = r->threads.gen | 1ull << 63;	/* thread_names() */
+	row.names_gen = names_gen(r);
 	row.payload = eh + k->len;
 	row.payload_size = size - k->len;
 	if (!r->sink->take(r->sink->ctx, &row))
@@ -1359,7 +1365,8 @@ static int perf_pass(void *state, const struct ehd_event **ev,
 	struct perf_read *r = state;
 	int ret;
 
-	r->sink = sink;
+	/* (A system trace's events all take the general path.) */
+	r->sink = r->procs ? NULL : sink;
 	ret = next_event(r);
 	r->sink = NULL;
 	if (ret == ROWS_PASSED)
