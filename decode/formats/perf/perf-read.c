@@ -61,7 +61,10 @@ struct chunk {
 /*
  * The identity of the last EventHeader event of a tracepoint, kept while
  * rows are passed (ehd_reader_pass()): an event whose bytes up to its
- * payload are these is of it (no activity ids: those bytes differ).
+ * payload are these is of it (no activity ids: those bytes differ). The
+ * enumerator remembers the same of its last identities, but finds one by
+ * scanning them by tracepoint name; this copy is found by the perf
+ * event's index, the one lookup a row can afford.
  */
 struct known {
 	uint64_t key;		/* ehd__enum_key(); 0: none */
