@@ -914,6 +914,53 @@ static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
 		d[i] = s[i];
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 4 bytes of @v as 4 UTF-16LE units. */
+static inline uint64_t widen4(uint64_t v)
+{
+	v &= 0xffffffffu;
+	v = (v | v << 16) & 0x0000ffff0000ffffull;
+	return (v | v << 8) & 0x00ff00ff00ff00ffull;
+}
+
+/*
+ * How many bytes from @p on are ASCII and not 0 (any but 0 when @latin1),
+ * 8 at a time while 8 are there before @end, each widened to UTF-16LE at
+ * @d; the rest, fewer than 8, are the caller's. Up to 16 bytes past what
+ * it widens are written over (the caller's room is twice its input).
+ */
+static inline size_t widen_run(uint8_t *d, const uint8_t *p,
+			       const uint8_t *end, bool latin1)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	uint64_t v, stop, lo, hi;
+	size_t k = 0;
+
+	while (end - (p + k) >= 8) {
+		memcpy(&v, p + k, 8);
+		/* the lowest flagged byte is the first 0 (or non-ASCII) one */
+		stop = (v - ones) & ~v & highs;
+		if (!latin1)
+			stop |= v & highs;
+		lo = widen4(v);
+		hi = widen4(v >> 32);
+		memcpy(d + 2 * k, &lo, 8);
+		memcpy(d + 2 * k + 8, &hi, 8);
+		if (stop)
+			return k + (size_t)__builtin_ctzll(stop) / 8;
+		k += 8;
+	}
+	return k;
+}
+#else
+static inline size_t widen_run(uint8_t *d, const uint8_t *p,
+			       const uint8_t *end, bool latin1)
+{
+	(void)d; (void)p; (void)end; (void)latin1;
+	return 0;
+}
+#endif
+
 /*
  * A simple program (see find_fixed_size()): its output is at most twice
  * its input (a byte becomes at most one UTF-16 unit, the terminator one
@@ -944,8 +991,8 @@ static int run_simple(struct run *r)
 			continue;
 		}
 		/* ASCII is widened as the terminator is looked for. */
-		for (k = 0; p + k < end && p[k] && (p[k] < 0x80 || op->latin1);
-		     k++) {
+		for (k = widen_run(d, p, end, op->latin1);
+		     p + k < end && p[k] && (p[k] < 0x80 || op->latin1); k++) {
 			d[2 * k] = p[k];
 			d[2 * k + 1] = 0;
 		}
