@@ -26,8 +26,9 @@
 #    ehdecode while ehrecord still records, both formats;
 #  - SIGINT while the session starts (strace holds ehrecord's first
 #    perf_event_open() for 3 s), and SIGTERM as the output file is made
-#    (its fchmod() held): exit 0, a complete file, no partial file, and the
-#    COMMAND never exec'd; SIGHUP: exit 129, no partial file, the old file
+#    (its fchmod() held), for ehrecord and for ehdecode -e -o FILE: exit
+#    0, a complete file, no partial file, and the COMMAND never exec'd;
+#    SIGHUP: exit 129, no partial file, the old file
 #    as it was.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
@@ -403,25 +404,26 @@ else
 	bad "SIGHUP: exit $rc, file '$(head -c 8 "$tmp/hup.data")', partial: $(ls "$tmp"/hup.data.part-* 2>/dev/null)"
 fi
 # ---- a stop before recording runs ----------------------------------------
-# early_stop LABEL SYSCALL SIGNAL: strace holds ehrecord's first SYSCALL
-# for 3 s and SIGNAL comes 0.5 s after ehrecord has made its output's
-# temporary file (by when it must catch SIGINT and SIGTERM: a background
-# job ignores SIGINT until then). Wanted: exit 0, a complete file, no
-# partial file, and the command never exec'd (the trace of execve calls
-# says).
+# early_stop LABEL SYSCALL SIGNAL TOOL: strace holds TOOL's first SYSCALL
+# for 3 s and SIGNAL comes 0.5 s after TOOL has made its output's temporary
+# file (by when it must catch SIGINT and SIGTERM: a background job ignores
+# SIGINT until then). TOOL is ehrecord (writing perf.data) or ehdecode -e
+# (writing JSON lines). Wanted: exit 0, a complete file, no partial file,
+# and the command never exec'd (the trace of execve calls says).
 early_stop() {
-	local sp p rc ran
+	local sp p rc ran out=$tmp/early.out fmt=jsonl
 
-	rm -f "$tmp/early.data"
+	[ "$4" = ehrecord ] && fmt=perf
+	rm -f "$out"
 	# (LeakSanitizer cannot run under ptrace: off here, in an ASan build)
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	LD_LIBRARY_PATH=$tmp/direct strace -f -o "$tmp/early.st" \
 		-e trace="$2",execve -e inject="$2":delay_exit=3000000:when=1 \
-		"$tmp/direct/ehrecord" -q -F perf -o "$tmp/early.data" \
+		"$tmp/direct/$4" -F $fmt -o "$out" \
 		-e sched:sched_process_exec -- /bin/true 2>"$tmp/early.err" &
 	sp=$!
 	for _ in $(seq 1 100); do
-		ls "$tmp"/early.data.part-* >/dev/null 2>&1 && break
+		ls "$out".part-* >/dev/null 2>&1 && break
 		sleep 0.05
 	done
 	p=$(pgrep -P $sp)
@@ -430,20 +432,26 @@ early_stop() {
 	wait $sp
 	rc=$?
 	ran=$(grep -c 'execve("/bin/true"' "$tmp/early.st")
-	if [ $rc = 0 ] && [ "$ran" = 0 ] &&
-	   ! ls "$tmp"/early.data.part-* >/dev/null 2>&1 &&
-	   "$dec" --strict -F jsonl "$tmp/early.data" >/dev/null 2>"$tmp/dec.err"; then
-		ok "$1: exit 0, a complete file, no partial file, the command not run"
+	# (JSON lines: complete when every line is an object)
+	if [ $rc = 0 ] && [ "$ran" = 0 ] && [ -f "$out" ] &&
+	   ! ls "$out".part-* >/dev/null 2>&1 &&
+	   if [ $fmt = jsonl ]; then ! grep -qv '^{.*}$' "$out"
+	   else "$dec" --strict -F jsonl "$out" >/dev/null 2>"$tmp/dec.err"
+	   fi; then
+		ok "$4, $1: exit 0, a complete file, no partial file, the command not run"
 	else
-		bad "$1: exit $rc, command exec'd $ran times, partial: $(ls "$tmp"/early.data.part-* 2>/dev/null): $(head -n 2 "$tmp/early.err" "$tmp/dec.err")"
+		bad "$4, $1: exit $rc, command exec'd $ran times, partial: $(ls "$out".part-* 2>/dev/null), file: $(ls -l "$out" 2>&1): $(head -n 2 "$tmp/early.err" "$tmp/dec.err" 2>/dev/null)"
 	fi
 }
 if command -v strace >/dev/null && ! strace -o /dev/null /bin/true 2>/dev/null; then
 	echo "note: strace cannot trace here (ptrace refused): the stops before recording runs are not tried"
 elif command -v strace >/dev/null; then
-	nobody_tools "$tmp/direct" "$rec" || bad "cannot copy ehrecord to $tmp/direct"
-	early_stop "SIGINT while the session starts" perf_event_open INT
-	early_stop "SIGTERM as the output file is made" fchmod TERM
+	nobody_tools "$tmp/direct" "$rec" "$dec" ||
+		bad "cannot copy ehrecord and ehdecode to $tmp/direct"
+	for t in ehrecord ehdecode; do
+		early_stop "SIGINT while the session starts" perf_event_open INT $t
+		early_stop "SIGTERM as the output file is made" fchmod TERM $t
+	done
 elif [ "${CI:-}" = true ]; then
 	bad "no strace (scripts/deps.txt has it)"
 else
