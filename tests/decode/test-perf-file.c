@@ -1416,6 +1416,26 @@ static void test_errors(void **state)
 		run_free(&r);
 		free(b.p);
 	}
+
+	/*
+	 * A recording that did not end: perf record writes the data size
+	 * and the feature sections when it ends, so the data section's
+	 * records are where the feature table is looked for.
+	 */
+	{
+		struct blob b = { 0 };
+
+		put(&b, perf_data.p, perf_data.len);
+		memset(b.p + 48, 0, 8);
+		b.len = (size_t)(le64(perf_data.p + 40) +
+				 le64(perf_data.p + 48));
+		run_mem(b.p, b.len, &r);
+		assert_int_equal(r.err, -EBADMSG);
+		assert_int_equal(r.err_off, 48);
+		assert_non_null(strstr(r.reason, "did not end"));
+		run_free(&r);
+		free(b.p);
+	}
 }
 
 int main(void)

@@ -1360,8 +1360,17 @@ static int open_normal(struct ehd__perf_file *f, uint64_t hsize)
 	f->data_begin = data_off;
 	f->data_end = data_off + data_size;
 	r = load_attrs(f, attr_size, attrs_off, attrs_size);
-	if (!r && hsize >= HEADER_SIZE)
+	if (!r && hsize >= HEADER_SIZE) {
 		r = load_features(f, h + 72);
+		/*
+		 * perf record writes the data size and the feature sections
+		 * after the data when it ends: without them, the "sections"
+		 * are records.
+		 */
+		if (r && r != -ENOMEM && !data_size)
+			return fail(f, -EBADMSG, 48,
+				    "data size 0 and no feature sections after the data: a recording that did not end (perf record killed or still running)");
+	}
 	if (r)
 		return r;
 	f->rbase = data_off;
