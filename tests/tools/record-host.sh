@@ -28,8 +28,7 @@
 #    perf_event_open() for 3 s), and SIGTERM as the output file is made
 #    (its fchmod() held), for ehrecord and for ehdecode -e -o FILE: exit
 #    0, a complete file, no partial file, and the COMMAND never exec'd;
-#    SIGHUP: exit 129, no partial file, the old file
-#    as it was.
+#    SIGHUP: exit 129, no partial file, the old file as it was.
 # Needs root and a tracefs with the sched events; skips (77) otherwise,
 # except with CI=true, where that is a failure.
 set -u
