@@ -37,6 +37,17 @@ static size_t string_then_u32(uint8_t *d, bool latin1)
 	return n;
 }
 
+/* @n bytes at @p in hex, a line on standard error (for a failure). */
+static void dump(const char *what, const void *p, size_t n)
+{
+	size_t i;
+
+	fprintf(stderr, "%s:", what);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %02x", ((const uint8_t *)p)[i]);
+	fputc('\n', stderr);
+}
+
 /* The same payload through both runners: the same bytes or failure. */
 static void both_runners(struct ehd__ntm *m, const uint8_t *src, size_t size,
 			 const char *what)
@@ -55,19 +66,10 @@ static void both_runners(struct ehd__ntm *m, const uint8_t *src, size_t size,
 	m->simple = true;
 	if (ef != es || fast.len != slow.len ||
 	    memcmp(fast.p, slow.p, fast.len) || rf.lossy != rs.lossy ||
-	    rf.extra != rs.extra || (ef && rf.where != rs.where))
-	{
-		size_t i;
-
-		for (i = 0; i < size; i++)
-			fprintf(stderr, " %02x", src[i]);
-		fprintf(stderr, "\n");
-		for (i = 0; i < fast.len; i++)
-			fprintf(stderr, " %02x", (uint8_t)fast.p[i]);
-		fprintf(stderr, "\n");
-		for (i = 0; i < slow.len; i++)
-			fprintf(stderr, " %02x", (uint8_t)slow.p[i]);
-		fprintf(stderr, "\n");
+	    rf.extra != rs.extra || (ef && rf.where != rs.where)) {
+		dump("payload", src, size);
+		dump("fast", fast.p, fast.len);
+		dump("general", slow.p, slow.len);
 		fail_msg("%s: fast %d (%zu bytes), general %d (%zu bytes)",
 			 what, ef, fast.len, es, slow.len);
 	}

@@ -1436,6 +1436,33 @@ static void test_errors(void **state)
 		run_free(&r);
 		free(b.p);
 	}
+
+	/*
+	 * A recording that did end with no data: its feature table right
+	 * at the data offset, the sections moved up with it. Read, empty.
+	 */
+	{
+		struct blob b = { 0 };
+		size_t data = (size_t)le64(perf_data.p + 40);
+		uint64_t gap = le64(perf_data.p + 48), at, zero = 0;
+		size_t k, nfeat = 0;
+
+		for (k = 0; k < 32; k++)
+			nfeat += (size_t)__builtin_popcount(perf_data.p[72 + k]);
+		put(&b, perf_data.p, data);
+		put(&b, perf_data.p + data + gap,
+		    perf_data.len - data - (size_t)gap);
+		memcpy(b.p + 48, &zero, 8);
+		for (k = 0; k < nfeat; k++) {
+			at = le64(b.p + data + 16 * k) - gap;
+			memcpy(b.p + data + 16 * k, &at, 8);
+		}
+		run_mem(b.p, b.len, &r);
+		assert_int_equal(r.err, 0);
+		assert_int_equal(r.nsamples, 0);
+		run_free(&r);
+		free(b.p);
+	}
 }
 
 int main(void)
