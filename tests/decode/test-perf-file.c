@@ -1087,6 +1087,89 @@ static void test_compressed(void **state)
 	free(z.p);
 }
 
+/* ---- the lean way ------------------------------------------------------- */
+
+/*
+ * Read @b taking each record the lean way where it is given (then parsed
+ * again the usual way, to compare) and the usual way otherwise: the
+ * samples read the lean way, and all samples in @nsamples.
+ */
+static size_t lean_read(const struct blob *b, size_t *nsamples)
+{
+	const struct ehd__perf_record *rec;
+	struct ehd__perf_lean l;
+	struct ehd__perf_sample s;
+	struct ehd__perf_file *f;
+	char path[PATH_MAX];
+	size_t lean = 0;
+	int fd = temp_file(b->p, b->len, path), r;
+
+	unlink(path);
+	*nsamples = 0;
+	assert_int_equal(ehd__perf_new(&f), 0);
+	assert_int_equal(ehd__perf_open_fd(f, fd, "lean"), 0);
+	for (;;) {
+		if (ehd__perf_next_lean(f, &l) > 0) {
+			const uint8_t *raw;
+
+			lean++;
+			(*nsamples)++;
+			assert_int_equal(le32(l.data), PERF_RECORD_SAMPLE);
+			assert_int_equal(l.size, l.data[6] | l.data[7] << 8);
+			assert_int_equal(ehd__perf_parse_sample(f, l.data,
+								l.offset, &s),
+					 0);
+			raw = s.raw;
+			assert_ptr_equal(l.desc, s.desc);
+			assert_int_equal(l.fields, s.desc->attr.sample_type);
+			assert_int_equal(l.time, s.time);
+			assert_int_equal(l.cpu, s.cpu);
+			assert_int_equal(l.pid, s.pid);
+			assert_int_equal(l.tid, s.tid);
+			assert_int_equal(l.raw_size, s.raw_size);
+			assert_ptr_equal(l.data + l.raw_off, raw);
+			assert_null(s.callchain);
+			continue;
+		}
+		r = ehd__perf_next(f, &rec);
+		assert_true(r >= 0);
+		if (!r)
+			break;
+		if (rec->type == PERF_RECORD_SAMPLE)
+			(*nsamples)++;
+	}
+	ehd__perf_free(f);
+	close(fd);
+	return lean;
+}
+
+/*
+ * The lean way gives the samples of the host's byte order as the usual
+ * way does, and leaves the others to it: swapped or compressed files.
+ */
+static void test_lean(void **state)
+{
+	struct blob other = { 0 };
+	size_t n, lean;
+
+	lean = lean_read(&perf_data, &n);
+	assert_int_equal(n, 539);
+	/* All but those the buffer holds only a part of, at its ends. */
+	assert_true(lean > 500);
+	lean = lean_read(&pipe_data, &n);
+	assert_int_equal(n, 551);
+	assert_true(lean > 500);
+	make_big_endian(&perf_data, &other);
+	assert_int_equal(lean_read(&other, &n), 0);
+	assert_int_equal(n, 539);
+	free(other.p);
+	memset(&other, 0, sizeof(other));
+	make_compressed(&pipe_data, &other);
+	assert_int_equal(lean_read(&other, &n), 0);
+	assert_int_equal(n, 551);
+	free(other.p);
+}
+
 /* ---- a hand-made file in both byte orders -------------------------------- */
 
 #define HM_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -1474,6 +1557,7 @@ int main(void)
 		cmocka_unit_test(test_print_fmt),
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_lean),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_damaged),

@@ -1156,62 +1156,84 @@ static void write_labels(struct ehd__ntw *w)
 	block_end(w, at, EHD__NT_LABEL_LIST);
 }
 
+/* A row header's most bytes: flags, 6 varuint32 and the varuint64 time. */
+#define ROW_HEADER_MAX (1 + 6 * 5 + 10)
+
 /* The event block: compressed rows of the sorted window. */
 static void write_events(struct ehd__ntw *w)
 {
-	struct held prev = { 0 };
-	uint32_t prev_seq = 0;
-	size_t at, i, hdr;
-	uint8_t h[64];
+	const struct held *e, *end = w->held + w->nheld;
+	uint32_t meta = 0, cpu = 0, thread = 0, stack = 0, labels = 0;
+	uint32_t size = 0, seq = w->seq;
+	uint64_t ticks = 0, header = 0, payload = 0;
+	size_t at;
+	uint8_t *d, *h;
 
 	at = block_begin(w);
 	ehd__nt_put_le(&w->out, EHD__NT_EB_HEADER_SIZE, 2);
 	ehd__nt_put_le(&w->out, EHD__NT_EB_COMPRESSED, 2);
 	ehd__nt_put_le(&w->out, w->held[0].ticks, 8);
-	ehd__nt_put_le(&w->out, w->held[w->nheld - 1].ticks, 8);
-	for (i = 0; i < w->nheld; i++) {
-		const struct held *e = &w->held[i];
-		uint32_t seq = ++w->seq;
+	ehd__nt_put_le(&w->out, end[-1].ticks, 8);
+	/* Room for the rows at their largest: then written in place. */
+	if (ehd__buf_reserve(&w->out, w->nheld * (size_t)ROW_HEADER_MAX +
+					  w->payloads.len))
+		return;		/* (w->out.err: the write fails) */
+	d = (uint8_t *)w->out.p + w->out.len;
+	for (e = w->held; e < end; e++) {
 		uint8_t flags = EHD__NT_ROW_SORTED;
 
-		hdr = 1;
-		if (e->meta != prev.meta) {
+		h = d++;
+		if (e->meta != meta) {
 			flags |= EHD__NT_ROW_METADATA;
-			hdr += ehd__nt_put_varuint(h + hdr, e->meta);
+			d += ehd__nt_put_varuint(d, e->meta);
 		}
-		if (seq != prev_seq + 1 || e->cpu != prev.cpu || !i) {
+		/*
+		 * The sequence number's step less 1: the first row's is from
+		 * 0, the others' (numbers that follow on) 0.
+		 */
+		if (e->cpu != cpu || e == w->held) {
 			flags |= EHD__NT_ROW_CAPTURE;
-			hdr += ehd__nt_put_varuint(h + hdr,
-						   (uint32_t)(seq - prev_seq - 1));
-			hdr += ehd__nt_put_varuint(h + hdr, CAPTURE_THREAD);
-			hdr += ehd__nt_put_varuint(h + hdr, e->cpu);
+			d += ehd__nt_put_varuint(d, e == w->held ? seq : 0);
+			d += ehd__nt_put_varuint(d, CAPTURE_THREAD);
+			d += ehd__nt_put_varuint(d, e->cpu);
 		}
-		if (e->thread != prev.thread) {
+		if (e->thread != thread) {
 			flags |= EHD__NT_ROW_THREAD;
-			hdr += ehd__nt_put_varuint(h + hdr, e->thread);
+			d += ehd__nt_put_varuint(d, e->thread);
 		}
-		if (e->stack != prev.stack) {
+		if (e->stack != stack) {
 			flags |= EHD__NT_ROW_STACK;
-			hdr += ehd__nt_put_varuint(h + hdr, e->stack);
+			d += ehd__nt_put_varuint(d, e->stack);
 		}
-		hdr += ehd__nt_put_varuint(h + hdr, e->ticks - prev.ticks);
-		if (e->labels != prev.labels) {
+		d += ehd__nt_put_varuint(d, e->ticks - ticks);
+		if (e->labels != labels) {
 			flags |= EHD__NT_ROW_LABELS;
-			hdr += ehd__nt_put_varuint(h + hdr, e->labels);
+			d += ehd__nt_put_varuint(d, e->labels);
 		}
-		if (e->size != prev.size || !i) {
+		if (e->size != size || e == w->held) {
 			flags |= EHD__NT_ROW_PAYLOAD;
-			hdr += ehd__nt_put_varuint(h + hdr, e->size);
+			d += ehd__nt_put_varuint(d, e->size);
 		}
-		h[0] = flags;
-		ehd__buf_put(&w->out, h, hdr);
+		*h = flags;
+		header += (uint64_t)(d - h);
 		if (e->size)	/* (no payload at all: payloads.p is NULL) */
-			ehd__buf_put(&w->out, w->payloads.p + e->at, e->size);
-		w->st.header_bytes += hdr;
-		w->st.payload_bytes += e->size;
-		prev = *e;
-		prev_seq = seq;
+			memcpy(d, w->payloads.p + e->at, e->size);
+		d += e->size;
+		payload += e->size;
+		meta = e->meta;
+		cpu = e->cpu;
+		thread = e->thread;
+		stack = e->stack;
+		labels = e->labels;
+		size = e->size;
+		ticks = e->ticks;
+		seq++;
 	}
+	w->out.len = (size_t)(d - (uint8_t *)w->out.p);
+	w->out.p[w->out.len] = 0;	/* the buffer's promise (ehd-buf.h) */
+	w->st.header_bytes += header;
+	w->st.payload_bytes += payload;
+	w->seq = seq;
 	block_end(w, at, EHD__NT_EVENT);
 }
 
@@ -1358,7 +1380,7 @@ static int held_room(struct ehd__ntw *w)
  * on: all but its thread, stack and labels, which the caller sets before
  * held_end().
  */
-static struct held *held_begin(struct ehd__ntw *w, unsigned int context,
+static inline struct held *held_begin(struct ehd__ntw *w, unsigned int context,
 			       uint64_t time, uint32_t cpu, uint32_t meta,
 			       size_t payload_at)
 {
@@ -1389,7 +1411,7 @@ static struct held *held_begin(struct ehd__ntw *w, unsigned int context,
 }
 
 /* Row @h of an event of @context, complete: in the window. */
-static void held_end(struct ehd__ntw *w, const struct held *h,
+static inline void held_end(struct ehd__ntw *w, const struct held *h,
 		     unsigned int context)
 {
 	if (!w->have_first) {
@@ -1933,7 +1955,7 @@ static int over_limit(struct ehd__ntw *w, const struct undo *u)
 }
 
 /* Write the window once it holds enough. */
-static int window_check(struct ehd__ntw *w)
+static inline int window_check(struct ehd__ntw *w)
 {
 	int err = 0;
 
@@ -2170,7 +2192,7 @@ static int ntw_row(struct ehd__ntw *w, const struct ehd__eh_row *row)
 	h->thread = thread;
 	h->stack = h->labels = 0;
 	held_end(w, h, row->context);
-	if (over_limit(w, &undo))
+	if (w->limit && over_limit(w, &undo))
 		return 0;	/* taken back, w->full */
 	err = window_check(w);
 	return err ? err : 1;

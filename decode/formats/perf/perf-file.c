@@ -30,6 +30,7 @@
 #include <zstd.h>
 
 #include "core/ehd-buf.h"
+#include "core/ehd-bytes.h"
 #include "core/err.h"
 #include "core/io.h"
 #include "formats/perf/perf-file.h"
@@ -1891,6 +1892,71 @@ int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec
 			return 1;
 		}
 	}
+}
+
+int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
+{
+	const uint64_t need = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	const uint8_t *p;
+	size_t avail, n, o;
+	uint64_t pos, st, v;
+	struct desc_priv *d;
+	uint16_t size;
+	uint32_t sz;
+
+	/* As peek_record(), for samples of the host's byte order only. */
+	if (f->err.err || !f->opened || f->swap || f->zds || !f->ndesc ||
+	    f->sid_conflict)
+		return 0;
+	p = f->rbuf + f->rpos;
+	avail = f->rlen - f->rpos;
+	pos = in_pos(f);
+	if (avail < 8 || ((uintptr_t)p & 7))
+		return 0;
+	memcpy(&size, p + 6, 2);
+	if (ehd__get32(p) != PERF_RECORD_SAMPLE || size < 8 || size > avail ||
+	    (size & 7) ||
+	    (!f->session.pipe_mode && (pos >= f->data_end ||
+				       size > f->data_end - pos)))
+		return 0;
+	n = size - 8u;
+	d = f->descs[0];
+	if (f->sid_pos >= 0) {
+		if (n < (size_t)f->sid_pos + 8)
+			return 0;
+		d = find_desc(f, ehd__get64(p + 8 + f->sid_pos));
+		if (!d && f->ndesc == 1)
+			d = f->descs[0];
+		if (!d)
+			return 0;
+	}
+	if (!d->lay.state)
+		plan_layout(f, d);
+	st = d->pub.attr.sample_type;
+	o = d->lay.fixed;
+	if (d->lay.state <= 0 || (st & need) != need ||
+	    (st & PERF_SAMPLE_CALLCHAIN) || n < o + 4)
+		return 0;
+	memcpy(&sz, p + 8 + o, 4);
+	if (sz > n - o - 4)
+		return 0;
+	out->data = p;
+	out->offset = pos;
+	out->desc = &d->pub;
+	out->fields = st;
+	out->time = at64(p + 8, d->lay.time);
+	out->cpu = (uint32_t)at64(p + 8, d->lay.cpu);
+	v = at64(p + 8, d->lay.tid);
+	out->pid = (uint32_t)v;
+	out->tid = (uint32_t)(v >> 32);
+	out->raw_off = (uint32_t)(8 + o + 4);
+	out->raw_size = sz;
+	memcpy(&out->misc, p + 4, 2);
+	out->size = size;
+	out->borrowed = f->borrowed;
+	f->rpos += size;
+	f->peeked_borrowed = f->borrowed;
+	return 1;
 }
 
 /* ---- open / close -------------------------------------------------------- */

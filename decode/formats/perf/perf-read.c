@@ -1009,9 +1009,15 @@ static void free_chunks(struct perf_read *r)
 	r->nspare = 0;
 }
 
-static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
+/*
+ * A new held entry for a record of @rsize bytes at @data (copied unless
+ * @borrowed) of time @time: room made, its run noted, the copy, time,
+ * place and order set; the caller sets the rest. NULL: out of memory.
+ */
+static struct held *held_add(struct perf_read *r, const void *data,
+			     uint32_t rsize, bool borrowed, uint64_t time)
 {
-	size_t size = ((size_t)rec->size + 7) & ~(size_t)7;
+	size_t size = ((size_t)rsize + 7) & ~(size_t)7;
 	struct chunk *c;
 	struct held *h;
 
@@ -1033,55 +1039,87 @@ static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
 
 		h = realloc(r->held, cap * sizeof(*h));
 		if (!h)
-			return ehd__err_set(r->err, -ENOMEM, rec->offset,
-					    "out of memory");
+			return NULL;
 		r->held = h;
 		h = realloc(r->merged, cap * sizeof(*h));
 		if (!h)
-			return ehd__err_set(r->err, -ENOMEM, rec->offset,
-					    "out of memory");
+			return NULL;
 		r->merged = h;
 		r->held_cap = cap;
 	}
-	c = rec->flags & EHD__PERF_REC_BORROWED ? r->cur : chunk_for(r, size);
-	if (!c && !(rec->flags & EHD__PERF_REC_BORROWED))
-		return ehd__err_set(r->err, -ENOMEM, rec->offset,
-				    "out of memory");
+	c = borrowed ? r->cur : chunk_for(r, size);
+	if (!c && !borrowed)
+		return NULL;
 	/* A record older than the one before starts a new run. */
-	if (r->nheld > r->first &&
-	    rec->sample.time < r->held[r->nheld - 1].time &&
+	if (r->nheld > r->first && time < r->held[r->nheld - 1].time &&
 	    r->nruns <= RUNS_MAX) {
 		if (r->nruns < RUNS_MAX)
 			r->runs[r->nruns] = r->nheld;
 		r->nruns++;
 	}
 	h = &r->held[r->nheld++];
+	h->time = time;
+	if (time > r->max_time)
+		r->max_time = time;
+	h->seq = r->seq++;
+	h->size = size;
+	r->held_bytes += size;
+	if (borrowed) {
+		/* Where the session has it, until released (keep_rest()). */
+		h->at = data;
+		h->chunk = NULL;
+		return h;
+	}
+	h->at = c->data + c->len;
+	h->chunk = c;
+	memcpy(c->data + c->len, data, rsize);
+	c->len += size;
+	c->live++;
+	return h;
+}
+
+static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
+{
+	struct held *h = held_add(r, rec->data, rec->size,
+				  rec->flags & EHD__PERF_REC_BORROWED,
+				  rec->sample.time);
+
+	if (!h)
+		return ehd__err_set(r->err, -ENOMEM, rec->offset,
+				    "out of memory");
 	h->type = rec->type;
 	h->misc = rec->misc;
 	h->cpu = rec->sample.cpu;
 	h->fields = rec->sample.fields;
-	h->time = rec->sample.time;
-	if (h->time > r->max_time)
-		r->max_time = h->time;
-	h->seq = r->seq++;
 	h->offset = rec->offset;
 	h->parsed = false;
 	if (rec->type == PERF_RECORD_SAMPLE && r->native &&
 	    !(rec->flags & EHD__PERF_REC_DECOMPRESSED))
 		keep_parse(h, rec);
-	h->size = size;
-	r->held_bytes += size;
-	if (rec->flags & EHD__PERF_REC_BORROWED) {
-		/* Where the session has it, until released (keep_rest()). */
-		h->at = rec->data;
-		h->chunk = NULL;
-		return 0;
-	}
-	h->at = c->data + c->len;
-	h->chunk = c;
-	memcpy(c->data + c->len, rec->data, rec->size);
-	c->len += size;
-	c->live++;
+	return 0;
+}
+
+/* Hold sample @l, parsed as keep_parse() would have it. */
+static int hold_lean(struct perf_read *r, const struct ehd__perf_lean *l)
+{
+	struct held *h = held_add(r, l->data, l->size, l->borrowed, l->time);
+
+	if (!h)
+		return ehd__err_set(r->err, -ENOMEM, l->offset,
+				    "out of memory");
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = l->misc;
+	h->cpu = l->cpu;
+	h->fields = l->fields;
+	h->offset = l->offset;
+	h->parsed = true;
+	h->desc = l->desc;
+	h->pid = l->pid;
+	h->tid = l->tid;
+	h->raw_off = l->raw_off;
+	h->raw_size = l->raw_size;
+	h->chain_off = 0;
+	h->chain_count = 0;
 	return 0;
 }
 
@@ -1246,6 +1284,15 @@ static int drain(struct perf_read *r)
 	}
 }
 
+/* Past the most bytes held for a round: give them all out now. */
+static void held_most(struct perf_read *r)
+{
+	if (r->held_bytes >= SORT_BYTES_MAX) {
+		r->stats.early_flushes++;
+		start_drain(r, true, 0);
+	}
+}
+
 /* A FINISHED_ROUND record: give out what is complete. */
 static void end_round(struct perf_read *r)
 {
@@ -1260,6 +1307,7 @@ static int next_event(struct perf_read *r)
 {
 	const struct ehd__perf_record *rec;
 	bool sort = r->flags & EHD_READER_SORT_TIME;
+	struct ehd__perf_lean lean;
 	int ret;
 
 	release_given(r);
@@ -1289,6 +1337,16 @@ static int next_event(struct perf_read *r)
 		}
 		if (r->at_end)
 			return 0;
+		/* Plain samples, the most of a recording: the short way. */
+		if (sort && r->native &&
+		    ehd__perf_next_lean(r->perf, &lean) > 0) {
+			r->stats.records++;
+			ret = hold_lean(r, &lean);
+			if (ret)
+				return ret;
+			held_most(r);
+			continue;
+		}
 		ret = ehd__perf_next(r->perf, &rec);
 		if (ret == -EAGAIN && r->session)
 			return ret;	/* live: nothing more now */
@@ -1345,10 +1403,7 @@ static int next_event(struct perf_read *r)
 		ret = hold(r, rec);
 		if (ret)
 			return ret;
-		if (r->held_bytes >= SORT_BYTES_MAX) {
-			r->stats.early_flushes++;
-			start_drain(r, true, 0);
-		}
+		held_most(r);
 	}
 }
 
