@@ -128,6 +128,9 @@ struct ehd__perf_file {
 	uint32_t *hvals;
 	size_t hcap;
 	size_t hcount;
+	/* the lean way's last id and its event (hash_put() forgets them) */
+	uint64_t lean_id;
+	struct desc_priv *lean_desc;
 	uint64_t ids_total;
 	int sid_pos;		/* sample id offset in a sample, -1: none */
 	int nsid_back;		/* id offset from the end of a sample_id */
@@ -792,6 +795,7 @@ static void hash_put_nogrow(uint64_t *keys, uint32_t *vals, size_t cap,
 
 static int hash_put(struct ehd__perf_file *f, uint64_t id, uint32_t val)
 {
+	f->lean_desc = NULL;
 	if ((f->hcount + 1) * 2 > f->hcap) {
 		size_t cap = f->hcap ? f->hcap * 2 : 64, i, count = 0;
 		uint64_t *keys = calloc(cap, sizeof(*keys));
@@ -1924,11 +1928,20 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	if (f->sid_pos >= 0) {
 		if (n < (size_t)f->sid_pos + 8)
 			return 0;
-		d = find_desc(f, ehd__get64(p + 8 + f->sid_pos));
-		if (!d && f->ndesc == 1)
-			d = f->descs[0];
-		if (!d)
-			return 0;
+		v = ehd__get64(p + 8 + f->sid_pos);
+		if (f->lean_desc && v == f->lean_id) {
+			d = f->lean_desc;
+		} else {
+			d = find_desc(f, v);
+			if (d) {
+				f->lean_id = v;
+				f->lean_desc = d;
+			} else if (f->ndesc == 1) {
+				d = f->descs[0];
+			} else {
+				return 0;
+			}
+		}
 	}
 	if (!d->lay.state)
 		plan_layout(f, d);

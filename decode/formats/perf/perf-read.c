@@ -353,15 +353,16 @@ static uint64_t names_gen(const struct perf_read *r)
 static unsigned int sample_context(struct perf_read *r, uint64_t fields,
 				   uint64_t t, uint64_t *time)
 {
+	const struct ehd__perf_session *ss = ehd__perf_session(r->perf);
 	unsigned int context = 0;
 
 	*time = 0;
 	if (fields & PERF_SAMPLE_TIME) {
 		context |= EHD_CTX_TIME;
 		*time = t;
-		if (ehd__perf_session(r->perf)->has_clock_offset) {
+		if (ss->has_clock_offset) {	/* (ehd__perf_time_to_utc()) */
 			context |= EHD_CTX_TIME_UTC;
-			*time = ehd__perf_time_to_utc(r->perf, t);
+			*time = t + ss->clock_offset;
 		}
 	}
 	if (fields & PERF_SAMPLE_CPU)
