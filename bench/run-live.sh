@@ -66,7 +66,8 @@
 #   LIVE_RECORDERS     a subset of "nettrace perf perf-record"
 #   LIVE_PIN           1 (default) or 0, see above
 #   LIVE_VM_CPUS       guest CPUs (default 2)
-#   LIVE_VM_TIMEOUT    limit for the VM run in seconds (default 900)
+#   LIVE_VM_TIMEOUT    limit for the VM run in seconds (default 900, or
+#                      300 times LIVE_SECONDS when that is over 3)
 #
 # The guest keeps time by its TSC (run-in-vm.sh -T), so that its CPU
 # accounting is to the microsecond, not to the 4 ms tick it has otherwise.
@@ -116,7 +117,8 @@ if [ "${1:-}" != --guest ]; then
 	echo "== live recording in the VM (runner $runner, kernel $kernel)"
 	started=$SECONDS
 	/bin/bash "$runner" -k "$kernel" "${trees[@]}" -c "${LIVE_VM_CPUS:-2}" -T \
-		-t "${LIVE_VM_TIMEOUT:-900}" -e LIVE_RATES="$rates" \
+		-t "${LIVE_VM_TIMEOUT:-$((secs > 3 ? 300 * secs : 900))}" \
+		-e LIVE_RATES="$rates" \
 		-e LIVE_SECONDS="$secs" -e LIVE_THREADS="$threads" \
 		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" -- \
 		/bin/bash "$srcdir/bench/run-live.sh" --guest "$build"

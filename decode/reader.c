@@ -227,6 +227,7 @@ EHD_API int ehd_reader_pass(struct ehd_reader *r, struct ehd_writer *w,
 		return ehd_reader_next(r, ev);
 	*ev = NULL;
 	ret = r->ops->pass(r->state, ev, &sink);
+	ehd__writer_sink_end(w, &sink);
 	*passed = sink.taken;
 	r->events += sink.taken;
 	if (ret > 0 && *ev)

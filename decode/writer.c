@@ -357,32 +357,29 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 	return err;
 }
 
-/* A row (eh-row.h) as ehd_writer_event() would take its event. */
-static int take_row(void *ctx, const struct ehd__eh_row *row)
-{
-	struct ehd_writer *w = ctx;
-	int err;
-
-	if (!w->in_source || w->write_err)
-		return 0;
-	err = w->ops->row(&w->o, row);
-	if (!err)
-		return 0;
-	w->has_err = false;
-	w->o.source_events++;
-	if (err < 0)
-		w->write_err = err;
-	return 1;
-}
-
+/*
+ * Rows (eh-row.h) go straight to the format, as ehd_writer_event() would
+ * have given it their events; the counts are made after the pass.
+ */
 bool ehd__writer_sink(struct ehd_writer *w, struct ehd__eh_sink *sink)
 {
-	if (!w || !w->ops->row)
+	if (!w || !w->ops->row || !w->in_source || w->write_err)
 		return false;
-	sink->take = take_row;
-	sink->ctx = w;
+	sink->take = w->ops->row;
+	sink->o = &w->o;
 	sink->taken = 0;
+	sink->err = 0;
 	return true;
+}
+
+void ehd__writer_sink_end(struct ehd_writer *w,
+			  const struct ehd__eh_sink *sink)
+{
+	w->o.source_events += sink->taken;
+	if (sink->taken)
+		w->has_err = false;
+	if (sink->err)
+		w->write_err = sink->err;
 }
 
 EHD_API int ehd_writer_set_limit(struct ehd_writer *w, uint64_t bytes)

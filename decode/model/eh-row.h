@@ -11,9 +11,13 @@
  * identity takes the row as it would have taken the event, byte for
  * byte, or declines it; a declined row is made an ehd_event as usual.
  *
- *	reader (drain)          writer front end        format
- *	  known identity? ─row─► ehd__writer_take() ──► ops->row()
- *	  no / declined ──► ehd_event ──► ehd_writer_event()
+ *	reader (drain)                                  format
+ *	  known identity? ─row──────────────────────────► ops->row()
+ *	  no / declined ──► ehd_event ──► ehd_writer_event() ──► ops->event()
+ *
+ * The writer front end hands the reader its format's row() for a pass
+ * (ehd__writer_sink()) and counts what was taken after it
+ * (ehd__writer_sink_end()): one call per row, none through the front end.
  */
 #ifndef EHD_EH_ROW_H
 #define EHD_EH_ROW_H
@@ -42,25 +46,37 @@ struct ehd__eh_row {
 	size_t payload_size;
 };
 
-/*
- * struct ehd__eh_sink - where a reader hands rows (ehd_reader_pass())
- * @take: 1 when the row is written (the writer counts it), 0 when it is
- *	declined and nothing changed
- * @ctx: for @take
- * @taken: rows taken so far; the reader gives back once it is @max
- */
-struct ehd__eh_sink {
-	int (*take)(void *ctx, const struct ehd__eh_row *row);
-	void *ctx;
-	uint64_t taken, max;
-};
-
+struct ehd__out;
 struct ehd_writer;
 
 /*
+ * struct ehd__eh_sink - where a reader hands rows (ehd_reader_pass())
+ * @take: the format's row() (formats/output.h), called directly: 1 when
+ *	the row is written, 0 when it is declined and nothing changed, < 0
+ *	when it is taken but the output failed
+ * @o: for @take
+ * @taken: rows taken so far; the reader gives back once it is @max, or
+ *	once @err is set
+ * @err: the failure of a @take, 0 while none
+ */
+struct ehd__eh_sink {
+	int (*take)(struct ehd__out *o, const struct ehd__eh_row *row);
+	struct ehd__out *o;
+	uint64_t taken, max;
+	int err;
+};
+
+/*
  * ehd__writer_sink() - @sink set to take rows into @w (writer.c)
- * Return: false when @w's format takes none.
+ * Return: false when @w's format takes none, or takes nothing now.
  */
 bool ehd__writer_sink(struct ehd_writer *w, struct ehd__eh_sink *sink);
+
+/*
+ * ehd__writer_sink_end() - what @sink took, counted in @w as
+ * ehd_writer_event() counts events (writer.c)
+ */
+void ehd__writer_sink_end(struct ehd_writer *w,
+			  const struct ehd__eh_sink *sink);
 
 #endif /* EHD_EH_ROW_H */

@@ -882,38 +882,6 @@ static int run_ops(struct run *r, size_t i, size_t end)
 	return 0;
 }
 
-/*
- * Copy @n bytes, a word at a time (the payloads are small); the last
- * partial word as one that overlaps the word before it.
- */
-static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
-{
-	uint64_t w;
-	uint32_t h;
-	size_t i;
-
-	if (n >= 8) {
-		for (i = 0; i + 8 <= n; i += 8) {
-			memcpy(&w, s + i, 8);
-			memcpy(d + i, &w, 8);
-		}
-		if (i < n) {
-			memcpy(&w, s + n - 8, 8);
-			memcpy(d + n - 8, &w, 8);
-		}
-		return;
-	}
-	if (n >= 4) {
-		memcpy(&h, s, 4);
-		memcpy(d, &h, 4);
-		memcpy(&h, s + n - 4, 4);
-		memcpy(d + n - 4, &h, 4);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		d[i] = s[i];
-}
-
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The 4 bytes of @v as 4 UTF-16LE units. */
 static inline uint64_t widen4(uint64_t v)
@@ -985,7 +953,7 @@ static int run_simple(struct run *r)
 				r->pos = (size_t)(p - r->src);
 				return bad(r, "value past the end");
 			}
-			copy_small(d, p, n);
+			ehd__copy_small(d, p, n);
 			d += n;
 			p += n;
 			continue;

@@ -1217,7 +1217,8 @@ static void write_events(struct ehd__ntw *w)
 		*h = flags;
 		header += (uint64_t)(d - h);
 		if (e->size)	/* (no payload at all: payloads.p is NULL) */
-			memcpy(d, w->payloads.p + e->at, e->size);
+			ehd__copy_small(d, (const uint8_t *)w->payloads.p +
+					   e->at, e->size);
 		d += e->size;
 		payload += e->size;
 		meta = e->meta;
@@ -2155,7 +2156,7 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 }
 
 /*
- * ntw_row() - add EventHeader event @row (eh-row.h) as ntw_event() would
+ * nettrace_row() - add EventHeader event @row (eh-row.h) as ntw_event() would
  * have added it, if its type and thread are known without it
  * Return: 1 when it is in the window, 0 when declined with nothing
  * changed (the type or the thread not known by their keys, a payload
@@ -2165,8 +2166,9 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
  * back and declined, the writer full: its event's own path then refuses
  * it, as all after it.
  */
-static int ntw_row(struct ehd__ntw *w, const struct ehd__eh_row *row)
+static int nettrace_row(struct ehd__out *o, const struct ehd__eh_row *row)
 {
+	struct ehd__ntw *w = o->state;
 	const struct key_cache *kc = &w->key_cache[row->key % KEY_CACHE_SIZE];
 	struct ehd__ntm_result res;
 	struct undo undo;
@@ -2238,11 +2240,6 @@ static int nettrace_event(struct ehd__out *o, const struct ehd_event *ev,
 			  uint64_t *where)
 {
 	return ntw_event(o->state, ev, en, why, where);
-}
-
-static int nettrace_row(struct ehd__out *o, const struct ehd__eh_row *row)
-{
-	return ntw_row(o->state, row);
 }
 
 /*

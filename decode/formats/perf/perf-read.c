@@ -106,6 +106,7 @@ struct perf_read {
 	unsigned int flags;	/* EHD_READER_* */
 	struct ehd__err *err;	/* the front end's */
 	struct ehd__perf_file *perf;
+	const struct ehd__perf_session *ses;	/* perf's, once open */
 	struct ehd_enum *en;	/* identifies EventHeader events */
 	struct ehd_session *session;
 	struct ehd__threads threads;	/* names from COMM, FORK records */
@@ -241,8 +242,8 @@ static int perf_open(void *state, const struct ehd__input_src *src)
 					      src->head, src->nhead);
 	if (err)
 		return perf_fail(r, err);
-	r->native = !ehd__perf_session(r->perf)->big_endian ==
-		    !ehd__host_big();
+	r->ses = ehd__perf_session(r->perf);
+	r->native = !r->ses->big_endian == !ehd__host_big();
 	if (src->session)
 		return EHD_INPUT_SESSION;
 	return ehd__perf_session(r->perf)->pipe_mode ? EHD_INPUT_PERF_PIPE :
@@ -350,10 +351,11 @@ static uint64_t names_gen(const struct perf_read *r)
  * The context bits of the event of a sample with sample_id @fields
  * (time, UTC, CPU, pid), and in *@time its time @t as the event has it.
  */
-static unsigned int sample_context(struct perf_read *r, uint64_t fields,
-				   uint64_t t, uint64_t *time)
+static inline unsigned int sample_context(struct perf_read *r,
+					  uint64_t fields, uint64_t t,
+					  uint64_t *time)
 {
-	const struct ehd__perf_session *ss = ehd__perf_session(r->perf);
+	const struct ehd__perf_session *ss = r->ses;
 	unsigned int context = 0;
 
 	*time = 0;
@@ -644,7 +646,7 @@ static void count_lost(struct perf_read *r, const struct ehd__perf_record *rec)
 }
 
 /* A record that changes names (and with EHD_READER_SYSTEM, processes). */
-static bool task_record(const struct perf_read *r, uint32_t type)
+static inline bool task_record(const struct perf_read *r, uint32_t type)
 {
 	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
 	       (r->procs && (type == PERF_RECORD_EXIT ||
@@ -981,7 +983,7 @@ static void release_stream(struct perf_read *r, uint64_t pos)
 }
 
 /* The record of the event given out last is not needed any more. */
-static void release_given(struct perf_read *r)
+static inline void release_given(struct perf_read *r)
 {
 	if (r->given) {
 		release(r, r->given);
@@ -1213,6 +1215,7 @@ static bool pass_row(struct perf_read *r, const struct held *h)
 	struct ehd__eh_row row;
 	const uint8_t *eh;
 	size_t size;
+	int ret;
 
 	if (!d || d->eh_offset < 0 || d->index >= r->ndescs || h->chain_off ||
 	    !h->raw_off || !(h->fields & PERF_SAMPLE_TIME) ||
@@ -1232,9 +1235,12 @@ static bool pass_row(struct perf_read *r, const struct held *h)
 	row.names_gen = names_gen(r);
 	row.payload = eh + k->len;
 	row.payload_size = size - k->len;
-	if (!r->sink->take(r->sink->ctx, &row))
+	ret = r->sink->take(r->sink->o, &row);
+	if (!ret)
 		return false;
 	r->sink->taken++;
+	if (ret < 0)
+		r->sink->err = ret;
 	return true;
 }
 
@@ -1267,7 +1273,7 @@ static int drain(struct perf_read *r)
 		}
 		if (r->sink && h->parsed && pass_row(r, h)) {
 			release_given(r);
-			if (r->sink->taken >= r->sink->max)
+			if (r->sink->taken >= r->sink->max || r->sink->err)
 				return ROWS_PASSED;
 			continue;
 		}
