@@ -246,8 +246,7 @@ static int perf_open(void *state, const struct ehd__input_src *src)
 	r->native = !r->ses->big_endian == !ehd__host_big();
 	if (src->session)
 		return EHD_INPUT_SESSION;
-	return ehd__perf_session(r->perf)->pipe_mode ? EHD_INPUT_PERF_PIPE :
-						       EHD_INPUT_PERF;
+	return r->ses->pipe_mode ? EHD_INPUT_PERF_PIPE : EHD_INPUT_PERF;
 }
 
 /* ---- events ---- */
