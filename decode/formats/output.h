@@ -39,7 +39,8 @@ struct ehd__eh_row;
  * @flags: EHD_WRITER_* given to ehd_writer_new()
  * @meta: EHD_META_* given to ehd_writer_new()
  * @sources: sources begun before the current one
- * @source_events: events of the current source before this one
+ * @source_events: events of the current source before this one (the
+ *	rows of a pass, ehd_reader_pass(), counted once it is over)
  * @state: the format's own, made by its create()
  */
 struct ehd__out {
