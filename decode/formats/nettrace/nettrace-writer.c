@@ -1156,8 +1156,12 @@ static void write_labels(struct ehd__ntw *w)
 	block_end(w, at, EHD__NT_LABEL_LIST);
 }
 
-/* A row header's most bytes: flags, 6 varuint32 and the varuint64 time. */
-#define ROW_HEADER_MAX (1 + 6 * 5 + 10)
+/*
+ * A row header's most bytes: flags, 8 varuint32 (metadata id, sequence
+ * step, capture thread, processor, thread, stack, labels, payload size)
+ * and the varuint64 time difference.
+ */
+#define ROW_HEADER_MAX (1 + 8 * 5 + 10)
 
 /* The event block: compressed rows of the sorted window. */
 static void write_events(struct ehd__ntw *w)
@@ -1174,7 +1178,10 @@ static void write_events(struct ehd__ntw *w)
 	ehd__nt_put_le(&w->out, EHD__NT_EB_COMPRESSED, 2);
 	ehd__nt_put_le(&w->out, w->held[0].ticks, 8);
 	ehd__nt_put_le(&w->out, end[-1].ticks, 8);
-	/* Room for the rows at their largest: then written in place. */
+	/*
+	 * Room for the rows at their largest (their payloads are distinct
+	 * runs of w->payloads): then written in place.
+	 */
 	if (ehd__buf_reserve(&w->out, w->nheld * (size_t)ROW_HEADER_MAX +
 					  w->payloads.len))
 		return;		/* (w->out.err: the write fails) */
@@ -1188,8 +1195,8 @@ static void write_events(struct ehd__ntw *w)
 			d += ehd__nt_put_varuint(d, e->meta);
 		}
 		/*
-		 * The sequence number's step less 1: the first row's is from
-		 * 0, the others' (numbers that follow on) 0.
+		 * The sequence number's step from the row before, less 1: the
+		 * block's first row steps from 0, the others by 1.
 		 */
 		if (e->cpu != cpu || e == w->held) {
 			flags |= EHD__NT_ROW_CAPTURE;
@@ -1381,9 +1388,10 @@ static int held_room(struct ehd__ntw *w)
  * on: all but its thread, stack and labels, which the caller sets before
  * held_end().
  */
-static inline struct held *held_begin(struct ehd__ntw *w, unsigned int context,
-			       uint64_t time, uint32_t cpu, uint32_t meta,
-			       size_t payload_at)
+static inline struct held *held_begin(struct ehd__ntw *w,
+				      unsigned int context, uint64_t time,
+				      uint32_t cpu, uint32_t meta,
+				      size_t payload_at)
 {
 	struct held *h = &w->held[w->nheld];
 
@@ -1413,7 +1421,7 @@ static inline struct held *held_begin(struct ehd__ntw *w, unsigned int context,
 
 /* Row @h of an event of @context, complete: in the window. */
 static inline void held_end(struct ehd__ntw *w, const struct held *h,
-		     unsigned int context)
+			    unsigned int context)
 {
 	if (!w->have_first) {
 		w->have_first = true;

@@ -128,9 +128,9 @@ struct ehd__perf_file {
 	uint32_t *hvals;
 	size_t hcap;
 	size_t hcount;
-	/* the lean way's last id and its event (hash_put() forgets them) */
-	uint64_t lean_id;
-	struct desc_priv *lean_desc;
+	/* sample_desc()'s last id and its event */
+	uint64_t last_id;
+	struct desc_priv *last_desc;
 	uint64_t ids_total;
 	int sid_pos;		/* sample id offset in a sample, -1: none */
 	int nsid_back;		/* id offset from the end of a sample_id */
@@ -501,12 +501,12 @@ static int file_record(struct ehd__perf_file *f, void *buf, uint64_t *off)
 }
 
 /*
- * peek_record() - the next record where it is in the read buffer, when it
- * is there whole, 8-byte aligned, and a kernel record (one that reads no
- * data after itself): no copy. Return: the record, taken; or NULL (then
- * file_record() copies it).
+ * The next record where it is in the read buffer, when it is there whole
+ * (inside the data section), 8-byte aligned and of a valid size: not
+ * taken; its stream offset in *@off. NULL otherwise.
  */
-static const uint8_t *peek_record(struct ehd__perf_file *f, uint64_t *off)
+static inline const uint8_t *record_here(const struct ehd__perf_file *f,
+					 uint64_t *off)
 {
 	const uint8_t *p = f->rbuf + f->rpos;
 	size_t avail = f->rlen - f->rpos;
@@ -519,11 +519,25 @@ static const uint8_t *peek_record(struct ehd__perf_file *f, uint64_t *off)
 		return NULL;
 	size = g16(f, p + 6);
 	if (size < 8 || size > avail || (size & 7) ||
-	    g32(f, p) >= EHD__PERF_RECORD_HEADER_ATTR ||
 	    (!f->session.pipe_mode && size > f->data_end - pos))
 		return NULL;
 	*off = pos;
-	f->rpos += size;
+	return p;
+}
+
+/*
+ * peek_record() - the next record where it is in the read buffer, when it
+ * is there whole, 8-byte aligned, and a kernel record (one that reads no
+ * data after itself): no copy. Return: the record, taken; or NULL (then
+ * file_record() copies it).
+ */
+static const uint8_t *peek_record(struct ehd__perf_file *f, uint64_t *off)
+{
+	const uint8_t *p = record_here(f, off);
+
+	if (!p || g32(f, p) >= EHD__PERF_RECORD_HEADER_ATTR)
+		return NULL;
+	f->rpos += g16(f, p + 6);
 	f->peeked_borrowed = f->borrowed;
 	return p;
 }
@@ -779,6 +793,24 @@ static struct desc_priv *find_desc(const struct ehd__perf_file *f, uint64_t id)
 	return NULL;
 }
 
+/*
+ * The event of a sample's @id, the last one found kept: a recording's
+ * samples come in runs of one event (hash_put() forgets it).
+ */
+static struct desc_priv *sample_desc(struct ehd__perf_file *f, uint64_t id)
+{
+	struct desc_priv *d;
+
+	if (f->last_desc && id == f->last_id)
+		return f->last_desc;
+	d = find_desc(f, id);
+	if (d) {
+		f->last_id = id;
+		f->last_desc = d;
+	}
+	return d;
+}
+
 static void hash_put_nogrow(uint64_t *keys, uint32_t *vals, size_t cap,
 			    uint64_t id, uint32_t val, size_t *count)
 {
@@ -795,7 +827,7 @@ static void hash_put_nogrow(uint64_t *keys, uint32_t *vals, size_t cap,
 
 static int hash_put(struct ehd__perf_file *f, uint64_t id, uint32_t val)
 {
-	f->lean_desc = NULL;
+	f->last_desc = NULL;
 	if ((f->hcount + 1) * 2 > f->hcap) {
 		size_t cap = f->hcap ? f->hcap * 2 : 64, i, count = 0;
 		uint64_t *keys = calloc(cap, sizeof(*keys));
@@ -1541,7 +1573,7 @@ static int parse_sample(struct ehd__perf_file *f, const uint8_t *p, size_t n,
 				    "sample of %zu bytes too short for its id",
 				    n + 8);
 		id = g64(f, p + f->sid_pos);
-		d = find_desc(f, id);
+		d = sample_desc(f, id);
 		if (!d && f->ndesc == 1)
 			d = f->descs[0];
 	}
@@ -1902,46 +1934,28 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 {
 	const uint64_t need = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
 	const uint8_t *p;
-	size_t avail, n, o;
-	uint64_t pos, st, v;
 	struct desc_priv *d;
+	uint64_t pos, st, v;
 	uint16_t size;
 	uint32_t sz;
+	size_t n, o;
 
-	/* As peek_record(), for samples of the host's byte order only. */
+	/* Samples of the host's byte order only, outside compressed data. */
 	if (f->err.err || !f->opened || f->swap || f->zds || !f->ndesc ||
-	    f->sid_conflict)
-		return 0;
-	p = f->rbuf + f->rpos;
-	avail = f->rlen - f->rpos;
-	pos = in_pos(f);
-	if (avail < 8 || ((uintptr_t)p & 7))
+	    f->sid_conflict || !(p = record_here(f, &pos)) ||
+	    ehd__get32(p) != PERF_RECORD_SAMPLE)
 		return 0;
 	memcpy(&size, p + 6, 2);
-	if (ehd__get32(p) != PERF_RECORD_SAMPLE || size < 8 || size > avail ||
-	    (size & 7) ||
-	    (!f->session.pipe_mode && (pos >= f->data_end ||
-				       size > f->data_end - pos)))
-		return 0;
 	n = size - 8u;
 	d = f->descs[0];
 	if (f->sid_pos >= 0) {
 		if (n < (size_t)f->sid_pos + 8)
 			return 0;
-		v = ehd__get64(p + 8 + f->sid_pos);
-		if (f->lean_desc && v == f->lean_id) {
-			d = f->lean_desc;
-		} else {
-			d = find_desc(f, v);
-			if (d) {
-				f->lean_id = v;
-				f->lean_desc = d;
-			} else if (f->ndesc == 1) {
-				d = f->descs[0];
-			} else {
-				return 0;
-			}
-		}
+		d = sample_desc(f, ehd__get64(p + 8 + f->sid_pos));
+		if (!d && f->ndesc == 1)
+			d = f->descs[0];
+		if (!d)
+			return 0;
 	}
 	if (!d->lay.state)
 		plan_layout(f, d);
