@@ -1521,6 +1521,32 @@ static void test_errors(void **state)
 	}
 
 	/*
+	 * Nor any feature bit (a recorder killed before it set them): the
+	 * records after the header are not read as nothing. With no byte
+	 * after the header, the file is empty.
+	 */
+	{
+		struct blob b = { 0 };
+
+		put(&b, perf_data.p, perf_data.len);
+		memset(b.p + 48, 0, 8);
+		memset(b.p + 72, 0, 32);
+		b.len = (size_t)(le64(perf_data.p + 40) +
+				 le64(perf_data.p + 48));
+		run_mem(b.p, b.len, &r);
+		assert_int_equal(r.err, -EBADMSG);
+		assert_int_equal(r.err_off, 48);
+		assert_non_null(strstr(r.reason, "did not end"));
+		run_free(&r);
+		b.len = (size_t)le64(perf_data.p + 40);
+		run_mem(b.p, b.len, &r);
+		assert_int_equal(r.err, 0);
+		assert_int_equal(r.nrec, 0);
+		run_free(&r);
+		free(b.p);
+	}
+
+	/*
 	 * A recording that did end with no data: its feature table right
 	 * at the data offset, the sections moved up with it. Read, empty.
 	 */

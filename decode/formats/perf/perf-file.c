@@ -1367,6 +1367,27 @@ static int load_features(struct ehd__perf_file *f, const uint8_t *flags)
 	return r;
 }
 
+/* A data size of 0 where records follow the header: a recording cut short. */
+static int unfinished(struct ehd__perf_file *f)
+{
+	return fail(f, -EBADMSG, 48,
+		    "data size 0 and no feature sections after the data: a recording that did not end (perf record killed or still running)");
+}
+
+/* Whether file header @h (of @hsize bytes) sets a feature bit. */
+static bool any_feature(struct ehd__perf_file *f, const uint8_t *h,
+			uint64_t hsize)
+{
+	unsigned int k;
+
+	if (hsize < HEADER_SIZE)
+		return false;
+	for (k = 0; k < EHD__PERF_FEAT_BITS / 64; k++)
+		if (g64(f, h + 72 + 8 * k))
+			return true;
+	return false;
+}
+
 static int open_normal(struct ehd__perf_file *f, uint64_t hsize)
 {
 	uint8_t h[HEADER_SIZE] = { 0 };
@@ -1405,9 +1426,13 @@ static int open_normal(struct ehd__perf_file *f, uint64_t hsize)
 		 * are records.
 		 */
 		if (r && r != -ENOMEM && !data_size)
-			return fail(f, -EBADMSG, 48,
-				    "data size 0 and no feature sections after the data: a recording that did not end (perf record killed or still running)");
+			return unfinished(f);
 	}
+	/* Nor any feature bits: the records are there, unaccounted for. */
+	if (!r && !data_size && !any_feature(f, h, hsize) &&
+	    f->file_size > data_off &&
+	    f->file_size - data_off > (attrs_off >= data_off ? attrs_size : 0))
+		return unfinished(f);
 	if (r)
 		return r;
 	f->rbase = data_off;
