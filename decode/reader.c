@@ -35,6 +35,7 @@ struct ehd_reader {
 
 	struct ehd_trace_info info;
 	uint64_t events;	/* given out */
+	uint64_t passed;	/* of them, written by ehd_reader_pass() */
 	struct ehd__err err;
 };
 
@@ -230,6 +231,7 @@ EHD_API int ehd_reader_pass(struct ehd_reader *r, struct ehd_writer *w,
 	ehd__writer_sink_end(w, &sink);
 	*passed = sink.taken;
 	r->events += sink.taken;
+	r->passed += sink.taken;
 	if (ret > 0 && *ev)
 		r->events++;
 	return ret;
@@ -257,9 +259,10 @@ EHD_API void ehd_reader_stats(const struct ehd_reader *r,
 			      struct ehd_reader_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
-	stats->events = r->events;
 	if (r->state && r->ops->stats)
 		r->ops->stats(r->state, stats);
+	stats->events = r->events;
+	stats->passed = r->passed;
 }
 
 EHD_API int ehd_reader_restate(struct ehd_reader *r)

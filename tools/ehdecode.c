@@ -117,7 +117,8 @@ LIVE_HELP_SYSTEM
 "                       U+FFFD for what is ill-formed (counted on standard\n"
 "                       error). Chrome, Heph and nettrace are always strict\n"
 "      --stats          say on standard error how many events and bytes\n"
-"                       were written (nettrace: bytes of headers and payloads)\n"
+"                       were written (nettrace: bytes of headers and payloads,\n"
+"                       and how many events went without being decoded)\n"
 "                       and, for system traces, how many stacks are broken\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
@@ -457,7 +458,7 @@ static int run(int argc, char **argv, struct live_opts *live)
 	for (i = optind; i < argc; i++) {
 		err = decode(inputs[i - optind], argv[i], w);
 		if (o.stats)
-			report_stacks(prog, argv[i], inputs[i - optind]);
+			report_details(prog, argv[i], inputs[i - optind]);
 		if (err)
 			ret = 1;
 		if (err < 0)

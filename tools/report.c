@@ -121,12 +121,16 @@ void report_writer(const char *prog, struct ehd_writer *w, int format,
 	fputc('\n', stderr);
 }
 
-void report_stacks(const char *prog, const char *name, struct ehd_reader *r)
+void report_details(const char *prog, const char *name, struct ehd_reader *r)
 {
 	struct ehd_reader_stats st;
 	uint64_t threads;
 
 	ehd_reader_stats(r, &st);
+	if (st.passed)
+		fprintf(stderr, "%s: %s: %llu of its %llu events written from their records without being decoded (their type already in the output)\n",
+			prog, name, (unsigned long long)st.passed,
+			(unsigned long long)st.events);
 	if (st.files_read)
 		fprintf(stderr, "%s: %s: symbol tables read from %llu of the %llu mapped files read\n",
 			prog, name, (unsigned long long)st.files_symbols,

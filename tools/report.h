@@ -28,10 +28,12 @@ void report_reader(const char *prog, const char *name, struct ehd_reader *r,
 		   bool lost);
 
 /*
- * Say how many stacks reader @r of input @name gave out and how many of
- * them are broken (did not reach their thread's start), if any.
+ * Say how reader @r of input @name gave out its events: how many were
+ * written without being decoded (ehd_reader_pass()), the files read for
+ * stacks, how many stacks and how many of them are broken (did not reach
+ * their thread's start), where there are any.
  */
-void report_stacks(const char *prog, const char *name, struct ehd_reader *r);
+void report_details(const char *prog, const char *name, struct ehd_reader *r);
 
 /*
  * Say what writer @w (of @format, closed) counted that its output does

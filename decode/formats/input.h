@@ -78,8 +78,8 @@ struct ehd__input_src {
  *	*@ev left NULL (may be NULL: @next is used)
  * @trace_info: fill in what the input says about the recording (@info
  *	comes zeroed, its clockid -1)
- * @stats: set what the reader counted in @stats (@stats->events, the
- *	front end's, aside)
+ * @stats: set what the reader counted in @stats (the front end sets
+ *	@stats->events and @stats->passed after it)
  * @free: free what the state holds (not the state itself)
  */
 struct ehd__input_ops {

@@ -12,6 +12,8 @@
 #  - --circular keeps the newest events;
 #  - a tiny buffer with a stopped recorder: events decoded + events
 #    reported lost = events written (and so for perf record's files);
+#    converted to nettrace, most of its events go without being decoded
+#    (ehdecode --stats says how many);
 #  - perf record on the same run gives the events ehdecode printed live;
 #  - SIGINT at random moments (20 runs) stops it and leaves a valid file;
 #  - without permission or without tracefs: one clear line, exit 1.
@@ -127,6 +129,16 @@ if [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ $((got + lost)) = 8000 ] &&
 	ok "losses counted: $got decoded + $lost lost = 8000 written, and ehdecode counts the same ($(cat err6))"
 else
 	bad "losses: $got decoded, lost '${lost}', ehdecode '${dlost}' (want a sum of 8000): $(cat err6 err6d)"
+fi
+
+# ... and to nettrace, most of those events go the short way: written from
+# their records, as their tracepoint's event before them (ehd_reader_pass())
+"$dec" --stats -F nettrace -o t6.nettrace t6.data 2>err6n
+passed=$(sed -n 's/.*: \([0-9]*\) of its [0-9]* events written from their records.*/\1/p' err6n)
+if [ -n "$passed" ] && [ "$passed" -ge $((got / 2)) ]; then
+	ok "ehdecode -F nettrace: $passed of $got events written without being decoded"
+else
+	bad "ehdecode -F nettrace: '${passed}' of $got events written without being decoded (want half or more): $(head -n 3 err6n)"
 fi
 
 # 6b. ... and in perf record's files, which report the same losses twice:

@@ -1489,10 +1489,8 @@ static void perf_trace_info(void *state, struct ehd_trace_info *i)
 static void perf_stats(const void *state, struct ehd_reader_stats *stats)
 {
 	const struct perf_read *r = state;
-	uint64_t events = stats->events;
 
 	*stats = r->stats;
-	stats->events = events;
 	stats->stacks = r->stacks.stacks;
 	stats->stacks_broken = r->stacks.broken;
 	stats->stacks_idle = r->stacks.idle;

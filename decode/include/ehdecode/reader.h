@@ -157,6 +157,8 @@ enum ehd_input_kind {
  *	program headers and build id)
  * @files_symbols: of @files_read, those whose symbol tables were read:
  *	the files a stack hit
+ * @passed: of @events, those ehd_reader_pass() wrote to its writer
+ *	itself, never made an ehd_event
  */
 struct ehd_reader_stats {
 	uint64_t events;
@@ -177,6 +179,7 @@ struct ehd_reader_stats {
 	uint64_t frames_cut;
 	uint64_t files_read;
 	uint64_t files_symbols;
+	uint64_t passed;
 };
 
 struct ehd_reader;
