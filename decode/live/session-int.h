@@ -29,4 +29,12 @@ void ehd__session_release(struct ehd_session *s, uint64_t pos);
  */
 bool ehd__session_asks_switch(const struct ehd_session *s);
 
+/*
+ * ehd__cmdline_asks_switch() - the same of a recording, from its command
+ * line (perf.data's CMDLINE, words joined by spaces): true when ehrecord
+ * was given sched:sched_switch by -e SPEC, -eSPEC, --event SPEC or
+ * --event=SPEC before any "--"
+ */
+bool ehd__cmdline_asks_switch(const char *cmdline);
+
 #endif /* EHD_SESSION_INT_H */

@@ -1170,6 +1170,50 @@ static bool is_sched_switch(const char *system, const char *event)
 	return !strcmp(system, "sched") && !strcmp(event, "sched_switch");
 }
 
+/* Whether the @n bytes at @spec are the spec sched:sched_switch[/stacks]. */
+static bool names_switch(const char *spec, size_t n)
+{
+	static const char name[] = "sched:sched_switch", stacks[] = "/stacks";
+	size_t k = sizeof(name) - 1;
+
+	return n >= k && !memcmp(spec, name, k) &&
+	       (n == k || (n == k + sizeof(stacks) - 1 &&
+			   !memcmp(spec + k, stacks, n - k)));
+}
+
+bool ehd__cmdline_asks_switch(const char *cmdline)
+{
+	const char *w = cmdline, *end, *base;
+	bool spec_next = false;
+	size_t n;
+
+	if (!w)
+		return false;
+	end = strchr(w, ' ');
+	n = end ? (size_t)(end - w) : strlen(w);
+	for (base = w + n; base > w && base[-1] != '/'; base--)
+		;
+	if (!((size_t)(w + n - base) == 8 && !memcmp(base, "ehrecord", 8)) &&
+	    !((size_t)(w + n - base) == 11 && !memcmp(base, "lt-ehrecord", 11)))
+		return false;
+	while (end) {
+		w = end + 1;
+		end = strchr(w, ' ');
+		n = end ? (size_t)(end - w) : strlen(w);
+		if (spec_next && names_switch(w, n))
+			return true;
+		spec_next = (n == 2 && !memcmp(w, "-e", 2)) ||
+			    (n == 7 && !memcmp(w, "--event", 7));
+		if (n == 2 && !memcmp(w, "--", 2))
+			return false;	/* the command's words follow */
+		if ((n > 2 && !memcmp(w, "-e", 2) && names_switch(w + 2, n - 2)) ||
+		    (n > 8 && !memcmp(w, "--event=", 8) &&
+		     names_switch(w + 8, n - 8)))
+			return true;
+	}
+	return false;
+}
+
 bool ehd__session_asks_switch(const struct ehd_session *s)
 {
 	size_t i;

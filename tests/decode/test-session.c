@@ -3,7 +3,8 @@
  * test-session - what a live session decides without a kernel: which
  * specs are accepted, and the order of calls (what an EventHeader
  * tracepoint name is, eh_parse_tracepoint_name(), is tested by
- * tests/producer/test-names). (Collection itself is tested
+ * tests/producer/test-names), and what a recording's command line says it
+ * asked for. (Collection itself is tested
  * on the host by tests/tools/live-host.sh and on user_events by
  * tests/vm/live.sh.)
  */
@@ -15,6 +16,8 @@
 #include <cmocka.h>
 
 #include <ehdecode/session.h>
+
+#include "live/session-int.h"
 
 static void specs(void **state)
 {
@@ -70,11 +73,42 @@ static void order(void **state)
 	ehd_session_free(s);
 }
 
+/* ehrecord's command line, by the words perf.data's CMDLINE keeps. */
+static void cmdline_switch(void **state)
+{
+	static const char *const yes[] = {
+		"ehrecord --off-cpu -e sched:sched_switch -o t.data",
+		"/usr/bin/ehrecord -esched:sched_switch/stacks -F perf",
+		"./tools/.libs/lt-ehrecord --event sched:sched_switch",
+		"ehrecord -q --event=sched:sched_switch -- sleep 1",
+	};
+	static const char *const no[] = {
+		"ehrecord --off-cpu -o t.data -F perf",
+		"ehrecord --off-cpu -- perf record -e sched:sched_switch",
+		"ehrecord -e sched:sched_switches",
+		"ehrecord -e sched:sched_switch/stack",
+		"ehrecord sched:sched_switch",
+		"perf record -e sched:sched_switch -g",
+		"notehrecord -e sched:sched_switch",
+		"ehrecord -e",
+		"",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(ehd__cmdline_asks_switch(yes[i]));
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(ehd__cmdline_asks_switch(no[i]));
+	assert_false(ehd__cmdline_asks_switch(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(specs),
 		cmocka_unit_test(order),
+		cmocka_unit_test(cmdline_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -325,6 +325,20 @@ losses "$tmp/rec.err" "$tmp/dec.err"
 # from a second decode of the perf.data, without --system)
 "$dec" -F jsonl -m n,time "$tmp/o.data" >"$tmp/o.raw.jsonl" 2>/dev/null
 exact_waits "$tmp/o.raw.jsonl" "$tmp/o.jsonl" perf.data
+raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/o.jsonl")
+[ "$raw" = 0 ] && ok "perf.data, --off-cpu alone: no sched_switch event beside the cswitch samples" ||
+	bad "perf.data, --off-cpu alone: $raw sched_switch events beside the cswitch samples (want 0)"
+# With sched:sched_switch asked for as well, its perf.data read with
+# --system keeps them, as the nettrace below does (its command line says so).
+"$rec" -q -F perf --off-cpu --event=sched:sched_switch -o "$tmp/q.data" \
+	-- sh -c 'sleep 0.02' 2>"$tmp/rec.err" ||
+	{ cat "$tmp/rec.err"; bad "ehrecord -F perf --off-cpu --event=sched:sched_switch: exit $?"; }
+off_cpu "$tmp/q.data" "$tmp/q.jsonl"
+raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/q.jsonl")
+csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/q.jsonl")
+[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
+	ok "perf.data: $raw sched_switch events kept beside $csw cswitch samples" ||
+	bad "perf.data: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
 # The same to nettrace, with sched:sched_switch asked for as well: each
 # sample is then in the file twice, as itself and as a cswitch, and the
 # raw ones, in the same decode, give the kernel's count.

@@ -523,6 +523,9 @@ static bool is_switch(struct perf_read *r,
 		return true;
 	if (!d->tep_event || !d->name || strcmp(d->name, "sched:sched_switch"))
 		return false;
+	/* A file says what its recording asked in its command line. */
+	if (!r->session && !r->switch_desc)
+		r->keep_switch = ehd__cmdline_asks_switch(r->ses->cmdline);
 	r->switch_desc = d;
 	r->switch_prev = tep_find_field(d->tep_event, "prev_pid");
 	r->switch_next = tep_find_field(d->tep_event, "next_pid");
@@ -555,8 +558,9 @@ static void cswitch_event(struct perf_read *r, uint32_t tid, uint64_t off,
  * EHD_READER_SYSTEM: cpu-clock and task-clock samples are "cpu" samples;
  * sched_switch becomes "cswitch" (ev->kind EHD_EVENT_SAMPLE), or nothing
  * (ev->kind 0) when the thread that comes was not seen leaving. Where the
- * session asked for sched_switch itself, its sample stays an event and
- * the cswitch waits in r->cswitch_ev, given after it. Return: false for
+ * session (or, for a file, ehrecord's command line) asked for sched_switch
+ * itself, its sample stays an event and the cswitch waits in
+ * r->cswitch_ev, given after it. Return: false for
  * any other sample, and for a sched_switch sample that stays an event.
  */
 static bool system_sample(struct perf_read *r,
