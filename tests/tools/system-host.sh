@@ -317,6 +317,26 @@ exact_waits() {
 		grep '^{"n":"Universal.Events:cswitch"' "$2" | head -n 3
 	fi
 }
+# kept_both LABEL JSONL: sched_switch events kept beside the cswitch samples
+kept_both() {
+	local raw csw
+
+	raw=$(grep -c '^{"n":"sched:sched_switch",' "$2")
+	csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$2")
+	[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
+		ok "$1: $raw sched_switch events kept beside $csw cswitch samples" ||
+		bad "$1: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
+}
+# cswitch_only LABEL JSONL: cswitch samples, no sched_switch event
+cswitch_only() {
+	local raw csw
+
+	raw=$(grep -c '^{"n":"sched:sched_switch",' "$2")
+	csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$2")
+	[ "$raw" = 0 ] && [ "$csw" -gt 0 ] &&
+		ok "$1: $csw cswitch samples, no sched_switch event" ||
+		bad "$1: $raw sched_switch events, $csw cswitch samples (want 0 and > 0)"
+}
 "$rec" -q -F perf --off-cpu -o "$tmp/o.data" -- sh -c 'for i in 1 2 3 4 5; do sleep 0.02; done' \
 	2>"$tmp/rec.err" || { cat "$tmp/rec.err"; bad "ehrecord --off-cpu: exit $?"; }
 off_cpu "$tmp/o.data" "$tmp/o.jsonl"
@@ -325,20 +345,14 @@ losses "$tmp/rec.err" "$tmp/dec.err"
 # from a second decode of the perf.data, without --system)
 "$dec" -F jsonl -m n,time "$tmp/o.data" >"$tmp/o.raw.jsonl" 2>/dev/null
 exact_waits "$tmp/o.raw.jsonl" "$tmp/o.jsonl" perf.data
-raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/o.jsonl")
-[ "$raw" = 0 ] && ok "perf.data, --off-cpu alone: no sched_switch event beside the cswitch samples" ||
-	bad "perf.data, --off-cpu alone: $raw sched_switch events beside the cswitch samples (want 0)"
+cswitch_only "perf.data, --off-cpu alone" "$tmp/o.jsonl"
 # With sched:sched_switch asked for as well, its perf.data read with
 # --system keeps them, as the nettrace below does (its command line says so).
 "$rec" -q -F perf --off-cpu --event=sched:sched_switch -o "$tmp/q.data" \
 	-- sh -c 'sleep 0.02' 2>"$tmp/rec.err" ||
 	{ cat "$tmp/rec.err"; bad "ehrecord -F perf --off-cpu --event=sched:sched_switch: exit $?"; }
 off_cpu "$tmp/q.data" "$tmp/q.jsonl"
-raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/q.jsonl")
-csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/q.jsonl")
-[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
-	ok "perf.data: $raw sched_switch events kept beside $csw cswitch samples" ||
-	bad "perf.data: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
+kept_both perf.data "$tmp/q.jsonl"
 # The same to nettrace, with sched:sched_switch asked for as well: each
 # sample is then in the file twice, as itself and as a cswitch, and the
 # raw ones, in the same decode, give the kernel's count.
@@ -347,28 +361,16 @@ csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/q.jsonl")
 	{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu -e sched:sched_switch (nettrace): exit $?"; }
 off_cpu "$tmp/o.nettrace" "$tmp/o.nt.jsonl"
 losses "$tmp/rec.err" "$tmp/dec.err"
-raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/o.nt.jsonl")
-csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/o.nt.jsonl")
-[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
-	ok "nettrace: $raw sched_switch events kept beside $csw cswitch samples" ||
-	bad "nettrace: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
+kept_both nettrace "$tmp/o.nt.jsonl"
 exact_waits "$tmp/o.nt.jsonl" "$tmp/o.nt.jsonl" nettrace
 # Without -e sched:sched_switch, --off-cpu gives the cswitch samples only.
 "$rec" -q --off-cpu -o "$tmp/p.nettrace" -- sh -c 'sleep 0.02' 2>"$tmp/rec.err" ||
 	{ cat "$tmp/rec.err"; bad "ehrecord --off-cpu (nettrace): exit $?"; }
 off_cpu "$tmp/p.nettrace" "$tmp/p.nt.jsonl"
-raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/p.nt.jsonl")
-csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/p.nt.jsonl")
-[ "$raw" = 0 ] && [ "$csw" -gt 0 ] &&
-	ok "nettrace, --off-cpu alone: $csw cswitch samples, no sched_switch event" ||
-	bad "nettrace, --off-cpu alone: $raw sched_switch events, $csw cswitch samples (want 0 and > 0)"
+cswitch_only "nettrace, --off-cpu alone" "$tmp/p.nt.jsonl"
 # Collecting live (ehdecode -e), the same: both, when asked for.
 "$dec" --off-cpu -e sched:sched_switch -F jsonl -m n -- sh -c 'sleep 0.02' \
 	>"$tmp/l.jsonl" 2>"$tmp/dec.err" ||
 	bad "ehdecode --off-cpu -e sched:sched_switch: exit $?: $(head -n 1 "$tmp/dec.err")"
-raw=$(grep -c '^{"n":"sched:sched_switch",' "$tmp/l.jsonl")
-csw=$(grep -c '^{"n":"Universal.Events:cswitch",' "$tmp/l.jsonl")
-[ "$raw" -ge "$csw" ] && [ "$csw" -gt 0 ] &&
-	ok "ehdecode live: $raw sched_switch events kept beside $csw cswitch samples" ||
-	bad "ehdecode live: $raw sched_switch events, $csw cswitch samples (want the first >= the second > 0)"
+kept_both "ehdecode live" "$tmp/l.jsonl"
 finish
