@@ -108,7 +108,7 @@ LIVE_HELP_SYSTEM
 "                       level, opcode, id, tag, version, eventheader_flags:\n"
 "                       \"id == 7 && opcode != 2\"\n"
 "      --clock=CLOCK    monotonic (default) or monotonic_raw\n"
-"  -q, --quiet          no status line on a terminal\n"
+"  -q, --quiet          no status line on a terminal, no summary at the end\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
@@ -415,7 +415,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	struct series sr = { 0 };
 	char *dir = NULL, *end;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
-	bool perf = false, started = false, raw_names = false;
+	bool perf = false, started = false, raw_names = false, quiet = false;
 	unsigned int rflags;
 	struct other other = { MODE_RECORD, NULL, false, false, false, false };
 	struct live l;
@@ -522,6 +522,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 				return usage_error("bad debug folder", optarg);
 			break;
 		case 'q':
+			quiet = true;
 			lo->status = false;
 			break;
 		default:
@@ -632,10 +633,8 @@ done:
 		}
 		series_prune(&sr);
 	}
-	if (!ret && lo->status && sr.index)
-		fprintf(stderr, "%s: wrote %s to %s\n", prog, output, sr.path);
-	else if (!ret && lo->status)
-		fprintf(stderr, "%s: wrote %s\n", prog, output);
+	if (!ret && !quiet)
+		live_summary(&l, output, sr.index ? sr.path : NULL, perf);
 	if (started)
 		live_free(&l);
 	free(sr.path);

@@ -222,6 +222,15 @@ int live_write_perf(struct live *l);
 /* Losses by CPU, and the status line cleared. */
 void live_report(struct live *l);
 
+/*
+ * The line that says a recording ended well: "wrote @output" (" to
+ * @last", the last file of a series), its events (those the session
+ * recorded, with @perf; else those written), the events lost and the
+ * time it took.
+ */
+void live_summary(struct live *l, const char *output, const char *last,
+		  bool perf);
+
 /* The exit code the command's status gives (0 without a command). */
 int live_child_exit(const struct live *l);
 

@@ -124,6 +124,20 @@ for how in alone children; do
 	fi
 done
 
+# Without -q (and not on a terminal), one line at the end says what was
+# written: the file, its events (as many as it holds) and the losses.
+for fmt in nettrace perf; do
+	"$rec" -F $fmt -o "$tmp/s.$fmt" -p "$a" --duration 1 -e sched:sched_switch \
+		2>"$tmp/err" || { bad "summary -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+	n=$("$dec" -F jsonl "$tmp/s.$fmt" 2>/dev/null | wc -l)
+	if [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	   grep -Eq "^ehrecord: wrote $tmp/s.$fmt: $n events, 0 lost, in [0-9.]+ s\$" "$tmp/err"; then
+		ok "-F $fmt: $(cat "$tmp/err")"
+	else
+		bad "-F $fmt: $n events in the file; standard error: $(cat "$tmp/err")"
+	fi
+done
+
 # ehdecode -e takes the aim too.
 "$dec" -F jsonl -p "$a" --duration 1 -e sched:sched_switch >"$tmp/d.jsonl" \
 	2>"$tmp/err" || bad "ehdecode -e -p: exit $?: $(head -n 2 "$tmp/err")"
