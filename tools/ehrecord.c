@@ -634,7 +634,7 @@ done:
 		series_prune(&sr);
 	}
 	if (!ret && !quiet)
-		live_summary(&l, output, sr.index ? sr.path : NULL, perf);
+		live_summary(&l, output, sr.index ? sr.path : NULL);
 	if (started)
 		live_free(&l);
 	free(sr.path);

@@ -953,18 +953,18 @@ void live_report(struct live *l)
 	}
 }
 
-void live_summary(struct live *l, const char *output, const char *last,
-		  bool perf)
+void live_summary(const struct live *l, const char *output,
+		  const char *last)
 {
 	struct ehd_session_stats st;
 
 	ehd_session_stats(l->s, &st);
-	if (perf)
-		l->events = st.samples;
+	/* A perf.data holds what the session recorded; nettrace, what was written. */
 	fprintf(stderr, "%s: wrote %s%s%s: %llu events, %llu lost, in %.1f s\n",
 		l->o->prog, output, last ? " to " : "", last ? last : "",
-		(unsigned long long)l->events, (unsigned long long)st.lost,
-		now() - l->started);
+		(unsigned long long)(l->o->out_fd >= 0 ? st.samples :
+							 l->events),
+		(unsigned long long)st.lost, now() - l->started);
 }
 
 int live_child_exit(const struct live *l)

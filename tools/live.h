@@ -224,12 +224,12 @@ void live_report(struct live *l);
 
 /*
  * The line that says a recording ended well: "wrote @output" (" to
- * @last", the last file of a series), its events (those the session
- * recorded, with @perf; else those written), the events lost and the
+ * @last", the last file of a series), its events (of a perf.data, those
+ * the session recorded; else those written), the events lost and the
  * time it took.
  */
-void live_summary(struct live *l, const char *output, const char *last,
-		  bool perf);
+void live_summary(const struct live *l, const char *output,
+		  const char *last);
 
 /* The exit code the command's status gives (0 without a command). */
 int live_child_exit(const struct live *l);

@@ -1170,15 +1170,17 @@ static bool is_sched_switch(const char *system, const char *event)
 	return !strcmp(system, "sched") && !strcmp(event, "sched_switch");
 }
 
-/* Whether the @n bytes at @spec are the spec sched:sched_switch[/stacks]. */
+/* Whether the @n bytes at @w are the string @s. */
+static bool is_word(const char *w, size_t n, const char *s)
+{
+	return strlen(s) == n && !memcmp(w, s, n);
+}
+
+/* Whether the @n bytes at @spec are sched:sched_switch[/stacks]. */
 static bool names_switch(const char *spec, size_t n)
 {
-	static const char name[] = "sched:sched_switch", stacks[] = "/stacks";
-	size_t k = sizeof(name) - 1;
-
-	return n >= k && !memcmp(spec, name, k) &&
-	       (n == k || (n == k + sizeof(stacks) - 1 &&
-			   !memcmp(spec + k, stacks, n - k)));
+	return is_word(spec, n, "sched:sched_switch") ||
+	       is_word(spec, n, "sched:sched_switch/stacks");
 }
 
 bool ehd__cmdline_asks_switch(const char *cmdline)
@@ -1189,27 +1191,24 @@ bool ehd__cmdline_asks_switch(const char *cmdline)
 
 	if (!w)
 		return false;
-	end = strchr(w, ' ');
-	n = end ? (size_t)(end - w) : strlen(w);
-	for (base = w + n; base > w && base[-1] != '/'; base--)
+	end = strchrnul(w, ' ');
+	for (base = end; base > w && base[-1] != '/'; base--)
 		;
-	if (!((size_t)(w + n - base) == 8 && !memcmp(base, "ehrecord", 8)) &&
-	    !((size_t)(w + n - base) == 11 && !memcmp(base, "lt-ehrecord", 11)))
+	n = (size_t)(end - base);
+	if (!is_word(base, n, "ehrecord") && !is_word(base, n, "lt-ehrecord"))
 		return false;
-	while (end) {
+	while (*end) {
 		w = end + 1;
-		end = strchr(w, ' ');
-		n = end ? (size_t)(end - w) : strlen(w);
-		if (spec_next && names_switch(w, n))
-			return true;
-		spec_next = (n == 2 && !memcmp(w, "-e", 2)) ||
-			    (n == 7 && !memcmp(w, "--event", 7));
-		if (n == 2 && !memcmp(w, "--", 2))
+		end = strchrnul(w, ' ');
+		n = (size_t)(end - w);
+		if (is_word(w, n, "--"))
 			return false;	/* the command's words follow */
-		if ((n > 2 && !memcmp(w, "-e", 2) && names_switch(w + 2, n - 2)) ||
+		if ((spec_next && names_switch(w, n)) ||
+		    (n > 2 && !memcmp(w, "-e", 2) && names_switch(w + 2, n - 2)) ||
 		    (n > 8 && !memcmp(w, "--event=", 8) &&
 		     names_switch(w + 8, n - 8)))
 			return true;
+		spec_next = is_word(w, n, "-e") || is_word(w, n, "--event");
 	}
 	return false;
 }

@@ -319,16 +319,17 @@ for fmt in nettrace perf; do
 done
 
 # --switch-output by time: the files together hold every event (of the
-# command and its children: other tests may run /bin/true meanwhile).
+# command and its children: other tests may run /bin/true meanwhile), and
+# the summary line names the last file and counts the events of them all.
 loop='for i in $(seq 200); do /bin/true; sleep 0.005; done'
 for fmt in nettrace perf; do
 	d=$tmp/sw.$fmt
 	mkdir -p "$d"
-	"$rec" -q -F $fmt -o "$d/t" --switch-output 0.3 -p command \
+	"$rec" -F $fmt -o "$d/t" --switch-output 0.3 -p command \
 		--children -e sched:sched_process_exec -- /bin/sh -c "$loop" \
-		2>"$tmp/err" ||
-		{ bad "--switch-output 0.3 -F $fmt: exit $?: $(head -n 2 "$tmp/err")"; continue; }
-	files=0 total=0 broken=
+		2>"$tmp/rec.err" ||
+		{ bad "--switch-output 0.3 -F $fmt: exit $?: $(head -n 2 "$tmp/rec.err")"; continue; }
+	files=0 total=0 all=0 newest=0 broken=
 	for f in "$d"/t "$d"/t.*; do
 		[ -e "$f" ] || continue
 		files=$((files + 1))
@@ -342,11 +343,22 @@ for fmt in nettrace perf; do
 		fi
 		n=$(grep -c '"filename":"/bin/true"' "$tmp/sw.jsonl")
 		total=$((total + n))
+		all=$((all + $(wc -l <"$tmp/sw.jsonl")))
+		# (the newest file has the highest number)
+		if [ "$f" != "$d/t" ] && [ "${f##*.}" -gt "$newest" ]; then
+			newest=${f##*.}
+		fi
 	done
 	if [ -z "$broken" ] && [ $files -ge 3 ] && [ $total = 200 ]; then
 		ok "--switch-output 0.3 -F $fmt: $files files, each read alone, 200 execs of /bin/true in all"
 	else
 		bad "--switch-output 0.3 -F $fmt: $files files, $total execs (want 200), unreadable:${broken:- none}"
+	fi
+	if [ "$(wc -l <"$tmp/rec.err")" = 1 ] &&
+	   grep -Eq "^ehrecord: wrote $d/t to $d/t.$newest: $all events, 0 lost, in [0-9.]+ s\$" "$tmp/rec.err"; then
+		ok "--switch-output -F $fmt: $(cat "$tmp/rec.err")"
+	else
+		bad "--switch-output -F $fmt: want 'wrote $d/t to $d/t.$newest: $all events'; standard error: $(cat "$tmp/rec.err")"
 	fi
 done
 

@@ -503,25 +503,26 @@ static int file_record(struct ehd__perf_file *f, void *buf, uint64_t *off)
 /*
  * The next record where it is in the read buffer, when it is there whole
  * (inside the data section), 8-byte aligned and of a valid size: not
- * taken; its stream offset in *@off. NULL otherwise.
+ * taken; its stream offset in *@off, its size in *@size. NULL otherwise.
  */
 static inline const uint8_t *record_here(const struct ehd__perf_file *f,
-					 uint64_t *off)
+					 uint64_t *off, uint16_t *size)
 {
 	const uint8_t *p = f->rbuf + f->rpos;
 	size_t avail = f->rlen - f->rpos;
 	uint64_t pos = in_pos(f);
-	uint16_t size;
+	uint16_t n;
 
 	if (avail < 8 || ((uintptr_t)p & 7) ||
 	    (!f->session.pipe_mode && (pos >= f->data_end ||
 				       f->data_end - pos < 8)))
 		return NULL;
-	size = g16(f, p + 6);
-	if (size < 8 || size > avail || (size & 7) ||
-	    (!f->session.pipe_mode && size > f->data_end - pos))
+	n = g16(f, p + 6);
+	if (n < 8 || n > avail || (n & 7) ||
+	    (!f->session.pipe_mode && n > f->data_end - pos))
 		return NULL;
 	*off = pos;
+	*size = n;
 	return p;
 }
 
@@ -533,11 +534,13 @@ static inline const uint8_t *record_here(const struct ehd__perf_file *f,
  */
 static const uint8_t *peek_record(struct ehd__perf_file *f, uint64_t *off)
 {
-	const uint8_t *p = record_here(f, off);
+	const uint8_t *p;
+	uint16_t size;
 
+	p = record_here(f, off, &size);
 	if (!p || g32(f, p) >= EHD__PERF_RECORD_HEADER_ATTR)
 		return NULL;
-	f->rpos += g16(f, p + 6);
+	f->rpos += size;
 	f->peeked_borrowed = f->borrowed;
 	return p;
 }
@@ -1315,16 +1318,25 @@ static int load_attrs(struct ehd__perf_file *f, uint64_t attr_size,
 	return r;
 }
 
-static int load_features(struct ehd__perf_file *f, const uint8_t *flags)
+/* How many feature bits the header's @flags set. */
+static unsigned int count_features(const struct ehd__perf_file *f,
+				   const uint8_t *flags)
 {
-	uint64_t table = f->data_end, sec_off, sec_size;
-	unsigned int bit, nfeat = 0, k = 0;
-	uint8_t *sections;
-	int r = 0;
+	unsigned int bit, n = 0;
 
 	for (bit = 0; bit < EHD__PERF_FEAT_BITS; bit++)
 		if (g64(f, flags + 8 * (bit / 64)) >> (bit % 64) & 1)
-			nfeat++;
+			n++;
+	return n;
+}
+
+static int load_features(struct ehd__perf_file *f, const uint8_t *flags)
+{
+	uint64_t table = f->data_end, sec_off, sec_size;
+	unsigned int bit, nfeat = count_features(f, flags), k = 0;
+	uint8_t *sections;
+	int r = 0;
+
 	if (!nfeat)
 		return 0;
 	sections = malloc(16 * (size_t)nfeat);
@@ -1374,20 +1386,6 @@ static int unfinished(struct ehd__perf_file *f)
 		    "data size 0 and no feature sections after the data: a recording that did not end (perf record killed or still running)");
 }
 
-/* Whether file header @h (of @hsize bytes) sets a feature bit. */
-static bool any_feature(struct ehd__perf_file *f, const uint8_t *h,
-			uint64_t hsize)
-{
-	unsigned int k;
-
-	if (hsize < HEADER_SIZE)
-		return false;
-	for (k = 0; k < EHD__PERF_FEAT_BITS / 64; k++)
-		if (g64(f, h + 72 + 8 * k))
-			return true;
-	return false;
-}
-
 static int open_normal(struct ehd__perf_file *f, uint64_t hsize)
 {
 	uint8_t h[HEADER_SIZE] = { 0 };
@@ -1429,7 +1427,7 @@ static int open_normal(struct ehd__perf_file *f, uint64_t hsize)
 			return unfinished(f);
 	}
 	/* Nor any feature bits: the records are there, unaccounted for. */
-	if (!r && !data_size && !any_feature(f, h, hsize) &&
+	if (!r && !data_size && !count_features(f, h + 72) &&
 	    f->file_size > data_off &&
 	    f->file_size - data_off > (attrs_off >= data_off ? attrs_size : 0))
 		return unfinished(f);
@@ -1967,10 +1965,9 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 
 	/* Samples of the host's byte order only, outside compressed data. */
 	if (f->err.err || !f->opened || f->swap || f->zds || !f->ndesc ||
-	    f->sid_conflict || !(p = record_here(f, &pos)) ||
+	    f->sid_conflict || !(p = record_here(f, &pos, &size)) ||
 	    ehd__get32(p) != PERF_RECORD_SAMPLE)
 		return 0;
-	memcpy(&size, p + 6, 2);
 	n = size - 8u;
 	d = f->descs[0];
 	if (f->sid_pos >= 0) {
