@@ -254,12 +254,18 @@ else
 	bad "-p PID: exit $rc after $e ms: $(head -n 2 "$tmp/err")"
 fi
 
-# -C: only those CPUs.
+# -C: only those CPUs. A shell pinned to the CPU sleeps and wakes while it
+# records, so that it has switches whatever else runs there (one busy
+# program alone on a CPU switches nowhere).
 last=$(($(nproc) - 1))
 for cpus in 0 $last; do
+	taskset -c "$cpus" sh -c 'for i in $(seq 500); do sleep 0.01; done' &
+	pin=$!
 	"$rec" -q -F perf -o "$tmp/cpu.data" -C "$cpus" --duration 0.5 \
 		-e sched:sched_switch 2>"$tmp/err" ||
-		{ bad "-C $cpus: exit $?: $(head -n 2 "$tmp/err")"; continue; }
+		{ bad "-C $cpus: exit $?: $(head -n 2 "$tmp/err")"; kill $pin; continue; }
+	kill $pin 2>/dev/null
+	wait $pin 2>/dev/null
 	"$dec" --strict -F jsonl "$tmp/cpu.data" >"$tmp/cpu.jsonl" 2>"$tmp/err"
 	n=$(grep -c '"cpu":' "$tmp/cpu.jsonl")
 	other=$(grep -vc "\"cpu\":$cpus[,}]" "$tmp/cpu.jsonl")
