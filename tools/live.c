@@ -530,27 +530,33 @@ bool live_running(struct live *l)
 	return !l->child_done;
 }
 
+/*
+ * The status line: the events recorded are those the kernel wrote to the
+ * rings, whether or not they are converted yet (a nettrace's events wait
+ * in the rings until one is half full, or the stop); where the kernel
+ * does not count them (before Linux 6.0), those written.
+ */
 static void show_status(struct live *l, bool force)
 {
 	struct ehd_session_stats st;
+	unsigned long long written;
 	double t = now();
 
 	if (!l->o->status || (!force && t - l->last_status < 0.5))
 		return;
 	l->last_status = t;
 	ehd_session_stats(l->s, &st);
+	written = st.bytes;
 	if (l->w) {
 		struct ehd_writer_stats ws;
 
 		ehd_writer_stats(l->w, &ws);
-		l->written = ws.bytes;
-	} else {
-		l->written = st.bytes;
-		l->events = st.samples;
+		written = ws.bytes;
 	}
 	fprintf(stderr, "\r%s: %.1f s, %llu events, %llu lost, %.1f MiB written",
-		l->o->prog, t - l->started, (unsigned long long)l->events,
-		(unsigned long long)st.lost, (double)l->written / 1048576.0);
+		l->o->prog, t - l->started,
+		(unsigned long long)(st.samples ? st.samples : l->events),
+		(unsigned long long)st.lost, (double)written / 1048576.0);
 	if (st.spool_pending >= (1u << 20))
 		fprintf(stderr, ", %.1f MiB to convert",
 			(double)st.spool_pending / 1048576.0);

@@ -95,7 +95,6 @@ struct live {
 	double started;		/* monotonic seconds */
 	double last_status;
 	bool status_shown;
-	unsigned long long written;	/* bytes written */
 	unsigned long long events;	/* events written */
 	struct ehd_writer *w;		/* while writing events */
 };

@@ -14,6 +14,8 @@
 #    --cpu-sampling, samples of it alone;
 #  - -p without a command stops when the process exits;
 #  - -C: every event on the CPUs given;
+#  - on a terminal, the status line counts events as they are recorded,
+#    both formats;
 #  - --max-size 200K, both formats: a complete file of at most 200 KiB
 #    (ehdecode --strict reads it, so does perf script), said on stderr;
 #  - --switch-output: by time around a command that execs /bin/true 200
@@ -137,6 +139,26 @@ for fmt in nettrace perf; do
 		bad "-F $fmt: $n events in the file; standard error: $(cat "$tmp/err")"
 	fi
 done
+
+# On a terminal (script(1) makes one), the status line counts the events
+# as they are recorded: a nettrace's wait in the rings until the stop at
+# this rate, and its line said 0 until then.
+if command -v script >/dev/null; then
+	for fmt in nettrace perf; do
+		script -qec "$rec -F $fmt -o $tmp/t.$fmt -p $a --duration 1.3 -e sched:sched_switch" \
+			/dev/null >"$tmp/tty" 2>&1 ||
+			{ bad "status -F $fmt: exit $?: $(tail -c 300 "$tmp/tty")"; continue; }
+		# The line drawn last before the stop's (about 1 s in).
+		n=$(tr '\r' '\n' <"$tmp/tty" |
+		    sed -n 's/^ehrecord: \([0-9.]*\) s, \([0-9]*\) events,.*/\1 \2/p' |
+		    tail -n 2 | head -n 1)
+		if [ "${n#* }" -gt 0 ] 2>/dev/null && [ "${n% *}" != 1.3 ]; then
+			ok "status -F $fmt: ${n#* } events at ${n% *} s"
+		else
+			bad "status -F $fmt: '$n': $(tr '\r' '\n' <"$tmp/tty" | grep -a ' s, ' | tr '\n' '|')"
+		fi
+	done
+fi
 
 # ehdecode -e takes the aim too.
 "$dec" -F jsonl -p "$a" --duration 1 -e sched:sched_switch >"$tmp/d.jsonl" \
