@@ -32,8 +32,8 @@ bool ehd__session_asks_switch(const struct ehd_session *s);
 /*
  * ehd__cmdline_asks_switch() - the same of a recording, from its command
  * line (perf.data's CMDLINE, words joined by spaces): true when ehrecord
- * was given sched:sched_switch by -e SPEC, -eSPEC, --event SPEC or
- * --event=SPEC before any "--"
+ * was given sched:sched_switch by -e (alone or among clustered short
+ * options) or --event (or a unique prefix of it), before any "--"
  */
 bool ehd__cmdline_asks_switch(const char *cmdline);
 

@@ -1183,11 +1183,61 @@ static bool names_switch(const char *spec, size_t n)
 	       is_word(spec, n, "sched:sched_switch/stacks");
 }
 
+/* ehrecord's short options that take an argument (tools/ehrecord.c). */
+static const char cmdline_short_args[] = "eopCF";
+
+/* ehrecord's long options, and whether each takes the next word. */
+static const struct {
+	const char *name;
+	bool arg;
+} cmdline_longs[] = {
+	{ "event", true },	/* (index 0) */
+	{ "filter", true }, { "buffer-size", true },
+	{ "spool-size", true }, { "duration", true }, { "pid", true },
+	{ "cpu", true }, { "output", true }, { "format", true },
+	{ "clock", true }, { "spool-disk", true }, { "max-size", true },
+	{ "switch-output", true }, { "max-files", true },
+	{ "debug-dir", true }, { "stacks", false }, { "cpu-sampling", false },
+	{ "off-cpu", false }, { "children", false }, { "list", false },
+	{ "check", false }, { "register", false }, { "persist", false },
+	{ "wait", false }, { "unregister", false }, { "call-graph", false },
+	{ "circular", false }, { "no-demangle", false }, { "quiet", false },
+	{ "help", false }, { "version", false },
+};
+
+/*
+ * The index in cmdline_longs of the long option the @n bytes at @w name,
+ * as getopt_long() finds it (the whole name, or a prefix of one name
+ * only), or -1.
+ */
+static int cmdline_long(const char *w, size_t n)
+{
+	int i, found = -1, hits = 0;
+
+	for (i = 0; i < (int)(sizeof(cmdline_longs) / sizeof(*cmdline_longs));
+	     i++) {
+		if (is_word(w, n, cmdline_longs[i].name))
+			return i;
+		if (!strncmp(cmdline_longs[i].name, w, n)) {
+			found = i;
+			hits++;
+		}
+	}
+	return hits == 1 ? found : -1;
+}
+
+/*
+ * Read as getopt_long() reads ehrecord's arguments: its short options
+ * alone or clustered (-qe SPEC, -qeSPEC), its long ones whole or by a
+ * unique prefix (--ev=SPEC), an option's argument never read as an
+ * option, nothing after "--" (COMMAND's words).
+ */
 bool ehd__cmdline_asks_switch(const char *cmdline)
 {
-	const char *w = cmdline, *end, *base;
-	bool spec_next = false;
+	const char *w = cmdline, *end, *base, *eq;
+	enum { OPTION, SPEC, ARG } next = OPTION;
 	size_t n;
+	int opt;
 
 	if (!w)
 		return false;
@@ -1201,14 +1251,37 @@ bool ehd__cmdline_asks_switch(const char *cmdline)
 		w = end + 1;
 		end = strchrnul(w, ' ');
 		n = (size_t)(end - w);
+		if (next != OPTION) {
+			if (next == SPEC && names_switch(w, n))
+				return true;
+			next = OPTION;
+			continue;
+		}
 		if (is_word(w, n, "--"))
 			return false;	/* the command's words follow */
-		if ((spec_next && names_switch(w, n)) ||
-		    (n > 2 && !memcmp(w, "-e", 2) && names_switch(w + 2, n - 2)) ||
-		    (n > 8 && !memcmp(w, "--event=", 8) &&
-		     names_switch(w + 8, n - 8)))
-			return true;
-		spec_next = is_word(w, n, "-e") || is_word(w, n, "--event");
+		if (n > 2 && w[0] == '-' && w[1] == '-') {
+			eq = memchr(w, '=', n);
+			opt = cmdline_long(w + 2, (size_t)((eq ? eq : end) - w) - 2);
+			if (opt == 0 && eq &&	/* --event=SPEC */
+			    names_switch(eq + 1, (size_t)(end - eq) - 1))
+				return true;
+			if (opt >= 0 && cmdline_longs[opt].arg && !eq)
+				next = opt == 0 ? SPEC : ARG;
+			continue;
+		}
+		if (n < 2 || w[0] != '-')
+			continue;
+		/* A cluster: flags, then one that takes the rest or the next. */
+		for (base = w + 1; base < end; base++) {
+			if (!strchr(cmdline_short_args, *base))
+				continue;
+			if (base + 1 == end)
+				next = *base == 'e' ? SPEC : ARG;
+			else if (*base == 'e' &&
+				 names_switch(base + 1, (size_t)(end - base) - 1))
+				return true;
+			break;
+		}
 	}
 	return false;
 }

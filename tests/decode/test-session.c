@@ -81,6 +81,11 @@ static void cmdline_switch(void **state)
 		"/usr/bin/ehrecord -esched:sched_switch/stacks -F perf",
 		"./tools/.libs/lt-ehrecord --event sched:sched_switch",
 		"ehrecord -q --event=sched:sched_switch -- sleep 1",
+		"ehrecord -qe sched:sched_switch --off-cpu",
+		"ehrecord -gqesched:sched_switch",
+		"ehrecord --e=sched:sched_switch",
+		"ehrecord --eve sched:sched_switch/stacks",
+		"ehrecord -o - -e sched:sched_switch",
 	};
 	static const char *const no[] = {
 		"ehrecord --off-cpu -o t.data -F perf",
@@ -91,6 +96,12 @@ static void cmdline_switch(void **state)
 		"perf record -e sched:sched_switch -g",
 		"notehrecord -e sched:sched_switch",
 		"ehrecord -e",
+		"ehrecord -o -e sched:sched_switch",
+		"ehrecord -qo -e sched:sched_switch",
+		"ehrecord --output -e sched:sched_switch",
+		"ehrecord --out -e sched:sched_switch",
+		"ehrecord -oe sched:sched_switch",
+		"ehrecord --filter -esched:sched_switch",
 		"",
 	};
 	size_t i;
