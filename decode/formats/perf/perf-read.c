@@ -394,22 +394,34 @@ static void thread_names(struct perf_read *r, struct ehd_event *ev)
 	r->internal.names_gen = gen;
 }
 
+/*
+ * r->ev emptied for an event of the record at @offset, with the reader's
+ * internals and the file's byte order; the file's session returned.
+ */
+static const struct ehd__perf_session *reset_event(struct perf_read *r,
+						   uint64_t offset)
+{
+	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
+
+	memset(&r->ev, 0, sizeof(r->ev));
+	memset(&r->internal, 0, sizeof(r->internal));
+	r->internal.procs = r->procs;
+	r->ev.internal = &r->internal;
+	r->ev.source_offset = offset;
+	r->ev.big_endian = ses->big_endian;
+	return ses;
+}
+
 /* The event of sample @s; false when it gives none (EHD_READER_SYSTEM). */
 static bool make_event(struct perf_read *r, const struct ehd__perf_sample *s,
 		       uint64_t offset)
 {
-	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
+	const struct ehd__perf_session *ses = reset_event(r, offset);
 	const struct ehd__perf_event_desc *d = s->desc;
 	struct ehd_event *ev = &r->ev;
 	const uint8_t *raw = s->raw;
 
-	memset(ev, 0, sizeof(*ev));
-	memset(&r->internal, 0, sizeof(r->internal));
-	r->internal.procs = r->procs;
-	ev->internal = &r->internal;
-	ev->source_offset = offset;
 	ev->long_size = ses->tracing_long_size ? ses->tracing_long_size : 8;
-	ev->big_endian = ses->big_endian;
 	ev->context = sample_context(r, s->fields, s->time, &ev->time);
 	if (ev->context & EHD_CTX_CPU)
 		ev->cpu = s->cpu;
@@ -682,18 +694,12 @@ static bool unfollowed_fork(const struct perf_read *r,
  */
 static void sideband_event(struct perf_read *r, const struct held *sid)
 {
-	const struct ehd__perf_session *ses = ehd__perf_session(r->perf);
 	struct ehd_event *ev = &r->ev;
 
-	memset(ev, 0, sizeof(*ev));
-	memset(&r->internal, 0, sizeof(r->internal));
-	r->internal.procs = r->procs;
-	ev->internal = &r->internal;
-	ev->source_offset = sid->offset;
+	reset_event(r, sid->offset);
 	ev->kind = EHD_EVENT_SYSTEM;
 	ev->system = &r->sys;
 	ev->long_size = 8;
-	ev->big_endian = ses->big_endian;
 	ev->context = EHD_CTX_PID |
 		      sample_context(r, sid->fields, sid->time, &ev->time);
 	ev->pid = ev->tid = r->sys.pid;
