@@ -36,12 +36,14 @@ TEST_TIMES=1
 # The content of a recording, without times, CPUs and ids of processes.
 content() { "$dec" -F jsonl -m n,id,version,level,keyword,opcode "$1"; }
 
-same() {	# same LABEL WANT GOT
+same() {	# same LABEL WANT GOT [RECORDING]
 	if cmp -s "$2" "$3"; then
 		ok "$1 ($(wc -l <"$3") events)"
 	else
 		bad "$1"
 		diff "$2" "$3" | head -n 6
+		# When, where and by whom, to tell a clock from an ordering.
+		[ $# -lt 4 ] || "$dec" -F jsonl -m n,time,cpu,tid "$4" | head -n 40
 	fi
 }
 
@@ -57,7 +59,8 @@ content $t/want.dat >want
 "$rec" -q -o t1.nettrace "${tps[@]}" -- "$ex" 5 >/dev/null 2>err1 ||
 	bad "ehrecord exact: exit $?: $(head -n 2 err1)"
 content t1.nettrace >got1
-same "exact tracepoints, registered before the program (nettrace)" want got1
+same "exact tracepoints, registered before the program (nettrace)" want got1 \
+	t1.nettrace
 "$dec" --strict -F jsonl t1.nettrace >/dev/null 2>err1s &&
 	ok "the nettrace file is strict-valid" || bad "strict: $(head -n 2 err1s)"
 
@@ -65,13 +68,13 @@ same "exact tracepoints, registered before the program (nettrace)" want got1
 "$rec" -q -o t2.nettrace -e EhExample_Alpha -e EhExample_Beta -- "$ex" -w 5 \
 	>/dev/null 2>err2 || bad "ehrecord providers: exit $?: $(head -n 2 err2)"
 content t2.nettrace >got2
-same "provider specs pick up tracepoints registered later" want got2
+same "provider specs pick up tracepoints registered later" want got2 t2.nettrace
 
 # 3. perf.data, read by ehdecode and by perf script
 "$rec" -q -F perf -o t3.data "${tps[@]}" -- "$ex" 5 >/dev/null 2>err3 ||
 	bad "ehrecord -F perf: exit $?: $(head -n 2 err3)"
 content t3.data >got3
-same "perf.data output" want got3
+same "perf.data output" want got3 t3.data
 n=$(perf script -i t3.data 2>/dev/null | grep -c 'user_events:EhExample_')
 [ "$n" = 20 ] && ok "perf script reads it: 20 samples" ||
 	bad "perf script shows $n samples, not 20"
@@ -81,7 +84,7 @@ n=$(perf script -i t3.data 2>/dev/null | grep -c 'user_events:EhExample_')
 "$rec" -q -F perf -o t3b.data -e EhExample_Alpha -e EhExample_Beta -- "$ex" -w 5 \
 	>/dev/null 2>err3b || bad "ehrecord -F perf (providers): exit $?: $(head -n 2 err3b)"
 content t3b.data >got3b
-same "perf.data output, provider specs" want got3b
+same "perf.data output, provider specs" want got3b t3b.data
 n=$(perf script -i t3b.data 2>/dev/null | grep -c 'user_events:EhExample_')
 [ "$n" = 20 ] && ok "perf script reads it: 20 samples" ||
 	bad "perf script shows $n samples of tracepoints found late, not 20"
