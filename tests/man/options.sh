@@ -11,7 +11,9 @@
 #    examples) is an option of ehdecode or ehrecord, so an example with a
 #    misspelt or removed option fails too;
 #  - each option of --help is accepted by the tool: "TOOL OPTION --help"
-#    does not fail as a usage error.
+#    does not fail as a usage error;
+#  - the library's tables of ehrecord's options (for reading a perf.data's
+#    command line) have exactly the options of ehrecord --help.
 # Environment (set by "make check"): EH_BUILDDIR, EH_SRCDIR.
 set -u
 LC_ALL=C
@@ -104,5 +106,33 @@ for tool in ehdecode ehrecord; do
 		bad "$tool.1 names options that neither tool has:" $unknown
 	fi
 done
+
+# libehdecode reads a perf.data's command line as getopt reads ehrecord's
+# (ehd__cmdline_asks_switch()): its tables of ehrecord's options are
+# those of --help, each taking an argument or not as there.
+lib=$src/decode/live/session.c
+if [ -s "$tmp/ehrecord.help-terms" ]; then
+	sed -E 's/^(-[A-Za-z0-9], )?--([a-z0-9-]+)(=?).*/\2 \3/' \
+		"$tmp/ehrecord.help-terms" |
+		sed -e 's/ =$/ true/' -e 's/ $/ false/' | sort >"$tmp/help-args"
+	sed -n '/cmdline_longs\[\] = {/,/^};/p' "$lib" |
+		grep -oE '\{ "[a-z0-9-]+", (true|false) \}' |
+		sed -E 's/\{ "([^"]+)", ([a-z]+) \}/\1 \2/' | sort >"$tmp/lib-args"
+	diff=$(diff "$tmp/help-args" "$tmp/lib-args" | grep '^[<>]' | tr '\n' ' ')
+	if [ -n "$(cat "$tmp/lib-args")" ] && [ -z "$diff" ]; then
+		ok "session.c's cmdline_longs are ehrecord's $(wc -l <"$tmp/lib-args") long options"
+	else
+		bad "session.c's cmdline_longs differ from ehrecord --help (< help, > table): $diff"
+	fi
+	want=$(sed -nE 's/^-([A-Za-z0-9]), --[a-z0-9-]+=.*/\1/p' \
+		"$tmp/ehrecord.help-terms" | sort | tr -d '\n')
+	got=$(sed -n 's/^static const char cmdline_short_args\[\] = "\(.*\)";/\1/p' \
+		"$lib" | fold -w1 | sort | tr -d '\n')
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		ok "session.c's cmdline_short_args are ehrecord's: $got"
+	else
+		bad "session.c's cmdline_short_args '$got', ehrecord --help's '$want'"
+	fi
+fi
 
 finish
