@@ -3,10 +3,10 @@
  * test-nettrace-map - the payload programs of the nettrace writer
  * (decode/formats/nettrace/nettrace-map.c)
  *
- * A program of copies and 8-bit strings has a fast runner (run_simple(),
+ * A program of copies and 8-bit strings has a fast runner (run_steps(),
  * which widens ASCII 8 bytes at a time); every other program, and any
- * program with its "simple" mark cleared, takes the general one. Both
- * must write the same bytes and fail the same way for every payload.
+ * program with its steps taken away, takes the general one. Both must
+ * write the same bytes and fail the same way for every payload.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -55,23 +55,24 @@ static void both_runners(struct ehd__ntm *m, const uint8_t *src, size_t size,
 	struct ehd_buf fast = EHD_BUF_INIT, slow = EHD_BUF_INIT;
 	struct ehd__ntm_result rf, rs;
 	int ef, es;
-
 	/* Something before: the output goes on from where it is. */
 	ehd__buf_put(&fast, "ab", 2);
 	ehd__buf_put(&slow, "ab", 2);
-	m->simple = true;
+	size_t nsteps = m->nsteps;
+
 	ef = ehd__ntm_convert(m, src, size, &fast, &rf);
-	m->simple = false;
+	m->nsteps = 0;
 	es = ehd__ntm_convert(m, src, size, &slow, &rs);
-	m->simple = true;
+	m->nsteps = nsteps;
 	if (ef != es || fast.len != slow.len ||
 	    memcmp(fast.p, slow.p, fast.len) || rf.lossy != rs.lossy ||
 	    rf.extra != rs.extra || (ef && rf.where != rs.where)) {
 		dump("payload", src, size);
 		dump("fast", fast.p, fast.len);
 		dump("general", slow.p, slow.len);
-		fail_msg("%s: fast %d (%zu bytes), general %d (%zu bytes)",
-			 what, ef, fast.len, es, slow.len);
+		fail_msg("%s: fast %d (%zu bytes, at %zu), general %d (%zu bytes, at %zu)",
+			 what, ef, fast.len, ef ? rf.where : 0, es, slow.len,
+			 es ? rs.where : 0);
 	}
 	ehd__buf_free(&fast);
 	ehd__buf_free(&slow);
@@ -97,7 +98,7 @@ static void test_strings_both_runners(void **state)
 		memset(&m, 0, sizeof(m));
 		n = string_then_u32(decl, latin1);
 		assert_int_equal(ehd__ntm_eventheader(&m, decl, n, false), 0);
-		assert_true(m.simple);
+		assert_true(m.nsteps);
 		for (len = 0; len <= 40; len++)
 			for (at = 0; at <= len; at++)
 				for (o = 0; o < 4; o++)
@@ -125,6 +126,53 @@ static void test_strings_both_runners(void **state)
 					}
 		ehd__ntm_fini(&m);
 	}
+}
+
+/*
+ * Copies between strings: u32, u64, string, string, u16 (three steps).
+ * Each payload cut short at every byte, a string made non-ASCII: the
+ * same bytes or failure from both runners.
+ */
+static void test_steps_both_runners(void **state)
+{
+	static const uint8_t decl[] = {
+		'a', 0, EH_ENC_VALUE32, 'b', 0, EH_ENC_VALUE64,
+		's', 0, EH_ENC_ZSTRING_CHAR8,
+		't', 0, EH_ENC_ZSTRING_CHAR8 | EH_ENC_CHAIN_FLAG,
+		EH_FMT_STRING8,
+		'c', 0, EH_ENC_VALUE16,
+	};
+	uint8_t src[64];
+	struct ehd__ntm m;
+	size_t n = 0, cut;
+	char what[64];
+	int k;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(ehd__ntm_eventheader(&m, decl, sizeof(decl), false),
+			 0);
+	assert_int_equal(m.nsteps, 3);
+	memcpy(src, "\x01\x02\x03\x04" "12345678", 12);
+	n = 12;
+	memcpy(src + n, "first string\0", 13);
+	n += 13;
+	memcpy(src + n, "sec\xe9nd\0", 7);
+	n += 7;
+	memcpy(src + n, "\x05\x06", 2);
+	n += 2;
+	for (k = 0; k < 2; k++) {
+		for (cut = 0; cut <= n + 9; cut++) {
+			if (cut > n)
+				src[cut - 1] = (uint8_t)cut;	/* extra bytes */
+			snprintf(what, sizeof(what), "%s, %zu of %zu bytes",
+				 k ? "UTF-8" : "ASCII", cut, n);
+			both_runners(&m, src, cut, what);
+		}
+		src[12 + 3] = 0xc3;	/* "fir\xc3\xa9t": UTF-8 */
+		src[12 + 4] = 0xa9;
+	}
+	ehd__ntm_fini(&m);
 }
 
 /* What the fast runner writes for ASCII: UTF-16LE and its terminator. */
@@ -158,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_both_runners),
+		cmocka_unit_test(test_steps_both_runners),
 		cmocka_unit_test(test_ascii_widened),
 	};
 

@@ -54,6 +54,18 @@ struct ehd__ntm_op {
 	uint32_t end;		/* OP_LOOP: index after the body */
 };
 
+/*
+ * A step of a simple program (find_fixed_size()): @copy bytes as they
+ * are, then a zero-terminated 8-bit string widened to UTF-16, unless
+ * @str is STEP_END (the last step).
+ */
+struct ehd__ntm_step {
+	size_t copy;
+	uint8_t str;
+};
+
+enum { STEP_END, STEP_UTF8, STEP_LATIN1 };
+
 static struct ehd__ntm_op *add_op(struct ehd__ntm *m, uint8_t code,
 				  uint8_t size, uint32_t n)
 {
@@ -378,26 +390,47 @@ static void reset(struct ehd__ntm *m, bool swap)
 	m->swap = swap;
 	m->tail = false;
 	m->fixed_size = 0;
+	m->nsteps = 0;
 	m->err = 0;
 }
 
 /*
  * A program of one plain copy: every payload has the same size. A program
- * of copies and 8-bit zero-terminated strings is run by run_simple().
+ * of copies and 8-bit zero-terminated strings in the host's byte order is
+ * said as steps, each copy followed by a string, and run by run_steps()
+ * (none when there is no memory for them: run_ops() runs it).
  */
 static void find_fixed_size(struct ehd__ntm *m)
 {
+	struct ehd__ntm_step *st;
+	bool simple;
 	size_t i;
 
 	m->fixed_size = 0;
 	if (m->nops == 1 && m->ops[0].code == OP_COPY &&
 	    (m->ops[0].size == 1 || !m->swap))
 		m->fixed_size = (size_t)m->ops[0].n * m->ops[0].size;
-	m->simple = !m->swap && !m->tail && m->nops;
-	for (i = 0; i < m->nops && m->simple; i++)
-		m->simple = m->ops[i].code == OP_COPY ||
-			    (m->ops[i].code == OP_ZSTR && m->ops[i].size == 1 &&
-			     m->ops[i].conv == CV_UTF16Z);
+	m->nsteps = 0;
+	simple = !m->swap && !m->tail && m->nops;
+	for (i = 0; i < m->nops && simple; i++)
+		simple = m->ops[i].code == OP_COPY ||
+			 (m->ops[i].code == OP_ZSTR && m->ops[i].size == 1 &&
+			  m->ops[i].conv == CV_UTF16Z);
+	if (!simple || ehd__grow(&m->steps, &m->steps_cap, m->nops + 1,
+				 sizeof(*m->steps)))
+		return;
+	st = m->steps;
+	st->copy = 0;
+	for (i = 0; i < m->nops; i++) {
+		if (m->ops[i].code == OP_COPY) {
+			st->copy += (size_t)m->ops[i].n * m->ops[i].size;
+			continue;
+		}
+		st->str = m->ops[i].latin1 ? STEP_LATIN1 : STEP_UTF8;
+		(++st)->copy = 0;
+	}
+	st->str = STEP_END;
+	m->nsteps = (size_t)(st - m->steps) + 1;
 }
 
 int ehd__ntm_eventheader(struct ehd__ntm *m, const uint8_t *decls, size_t len,
@@ -599,6 +632,7 @@ void ehd__ntm_fini(struct ehd__ntm *m)
 	ehd__buf_free(&m->fields);
 	ehd__buf_free(&m->hints);
 	free(m->ops);
+	free(m->steps);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -930,67 +964,83 @@ static inline size_t widen_run(uint8_t *d, const uint8_t *p,
 #endif
 
 /*
- * A simple program (see find_fixed_size()): its output is at most twice
- * its input (a byte becomes at most one UTF-16 unit, the terminator one
- * unit), so room is taken once and written without checks.
+ * A simple program's steps (find_fixed_size()) on @size bytes at @src:
+ * the output is at most twice the input (a byte becomes at most one
+ * UTF-16 unit, the terminator one unit), so room is taken once and
+ * written without checks. As ehd__ntm_convert().
  */
-static int run_simple(struct run *r)
+static int run_steps(const struct ehd__ntm *m, const uint8_t *src,
+		     size_t size, struct ehd_buf *out,
+		     struct ehd__ntm_result *res)
 {
-	const struct ehd__ntm *m = r->m;
-	const uint8_t *p = r->src, *end = r->src + r->size, *z;
+	const struct ehd__ntm_step *st = m->steps;
+	const uint8_t *p = src, *end = src + size, *z;
+	size_t start = out->len, k, n;
+	struct run r;
 	uint8_t *d;
-	size_t i, n, k, w;
+	bool latin1;
 
-	if (ehd__buf_reserve(r->out, 2 * r->size + 2))
-		return r->out->err;
-	d = (uint8_t *)r->out->p + r->out->len;
-	for (i = 0; i < m->nops; i++) {
-		const struct ehd__ntm_op *op = &m->ops[i];
-
-		if (op->code == OP_COPY) {
-			n = (size_t)op->n * op->size;
-			if ((size_t)(end - p) < n) {
-				r->pos = (size_t)(p - r->src);
-				return bad(r, "value past the end");
-			}
-			ehd__copy_small(d, p, n);
-			d += n;
-			p += n;
-			continue;
+	res->lossy = 0;
+	res->why = NULL;
+	if (ehd__buf_reserve(out, 2 * size + 2))
+		return out->err;
+	d = (uint8_t *)out->p + start;
+	for (;; st++) {
+		if ((size_t)(end - p) < st->copy) {
+			res->why = "value past the end";
+			break;
 		}
+		ehd__copy_small(d, p, st->copy);
+		d += st->copy;
+		p += st->copy;
+		if (st->str == STEP_END)
+			break;
 		/* ASCII is widened as the terminator is looked for. */
-		for (k = widen_run(d, p, end, op->latin1);
-		     p + k < end && p[k] && (p[k] < 0x80 || op->latin1); k++) {
+		latin1 = st->str == STEP_LATIN1;
+		for (k = widen_run(d, p, end, latin1);
+		     p + k < end && p[k] && (p[k] < 0x80 || latin1); k++) {
 			d[2 * k] = p[k];
 			d[2 * k + 1] = 0;
 		}
 		for (z = p + k; z < end && *z; z++)
 			;
 		if (z == end) {
-			r->pos = (size_t)(p - r->src);
-			return bad(r, "string not terminated");
+			res->why = "string not terminated";
+			break;
 		}
-		n = (size_t)(z - p);
 		d += 2 * k;
-		if (k < n) {
+		if (p + k < z) {
 			/* Not ASCII: the general decoding, on from there. */
-			r->out->len = (size_t)(d - (uint8_t *)r->out->p);
-			w = to_utf16(r, p + k, n - k, 1, op->latin1);
-			d = (uint8_t *)r->out->p + r->out->len;
-			(void)w;
+			r = (struct run){ m, src, size, 0, out, res };
+			out->len = (size_t)(d - (uint8_t *)out->p);
+			to_utf16(&r, p + k, (size_t)(z - p) - k, 1, latin1);
+			d = (uint8_t *)out->p + out->len;
 		}
 		d[0] = d[1] = 0;
 		d += 2;
 		p = z + 1;
 	}
-	r->out->len = (size_t)(d - (uint8_t *)r->out->p);
-	r->pos = (size_t)(p - r->src);
+	n = (size_t)(d - (uint8_t *)out->p) - start;
+	out->len = start;
+	res->extra = false;
+	if (res->why) {
+		res->where = (size_t)(p - src);
+		return -EBADMSG;
+	}
+	if (out->err)
+		return out->err;
+	if (n > PAYLOAD_MAX)
+		return -E2BIG;
+	out->len += n;
+	out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
+	res->extra = ehd__extra_bytes((size_t)(end - p));
 	return 0;
 }
 
-int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
-		     size_t size, struct ehd_buf *out,
-		     struct ehd__ntm_result *res)
+/* Any other program: as ehd__ntm_convert(). */
+static __attribute__((noinline)) int
+convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
+	    struct ehd_buf *out, struct ehd__ntm_result *res)
 {
 	struct run r = { m, src, size, 0, out, res };
 	size_t start = out->len;
@@ -1016,7 +1066,7 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		ehd__buf_put(out, src, size);
 		return out->err;
 	}
-	err = m->simple ? run_simple(&r) : run_ops(&r, 0, m->nops);
+	err = run_ops(&r, 0, m->nops);
 	if (!err && m->tail)
 		ehd__buf_put(out, src + r.pos, size - r.pos);
 	else if (!err)
@@ -1030,4 +1080,13 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 	if (err)
 		out->len = start;
 	return err;
+}
+
+int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
+		     size_t size, struct ehd_buf *out,
+		     struct ehd__ntm_result *res)
+{
+	if (m->nsteps)
+		return run_steps(m, src, size, out, res);
+	return convert_ops(m, src, size, out, res);
 }

@@ -20,6 +20,7 @@
 struct tep_event;
 struct ehd__tracefs_types;
 struct ehd__ntm_op;
+struct ehd__ntm_step;
 
 /*
  * struct ehd__ntm - the mapping of one event type
@@ -36,8 +37,9 @@ struct ehd__ntm_op;
  *	records keep their dynamic data there)
  * @fixed_size: bytes every payload has, when @ops is one plain copy (0
  *	otherwise)
- * @simple: @ops are only copies and zero-terminated 8-bit strings (to
- *	UTF-16), in the host's byte order: run by a tight loop
+ * @steps: when @ops are only copies and zero-terminated 8-bit strings
+ *	(to UTF-16) in the host's byte order, @nsteps steps that say them
+ *	for a tight loop (else @nsteps is 0)
  * @utf8_replaced: U+FFFD written in field names that were not
  *	well-formed UTF-8
  */
@@ -49,7 +51,8 @@ struct ehd__ntm {
 	bool swap;
 	bool tail;
 	size_t fixed_size;
-	bool simple;
+	struct ehd__ntm_step *steps;
+	size_t nsteps, steps_cap;
 	uint64_t utf8_replaced;
 	int err;
 };
