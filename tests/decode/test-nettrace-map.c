@@ -175,6 +175,36 @@ static void test_steps_both_runners(void **state)
 	ehd__ntm_fini(&m);
 }
 
+/*
+ * A program of one copy (u32, u64) is a fixed size, not steps: a short
+ * payload is "shorter than its fields" at its end, as it always was.
+ */
+static void test_fixed_size(void **state)
+{
+	static const uint8_t decl[] = {
+		'a', 0, EH_ENC_VALUE32, 'b', 0, EH_ENC_VALUE64,
+	};
+	static const uint8_t src[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	struct ehd_buf out = EHD_BUF_INIT;
+	struct ehd__ntm_result res;
+	struct ehd__ntm m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(ehd__ntm_eventheader(&m, decl, sizeof(decl), false),
+			 0);
+	assert_int_equal(m.fixed_size, 12);
+	assert_int_equal(m.nsteps, 0);
+	assert_int_equal(ehd__ntm_convert(&m, src, 10, &out, &res), -EBADMSG);
+	assert_int_equal(res.where, 10);
+	assert_string_equal(res.why, "payload shorter than its fields");
+	assert_int_equal(out.len, 0);
+	assert_int_equal(ehd__ntm_convert(&m, src, 12, &out, &res), 0);
+	assert_memory_equal(out.p, src, 12);
+	ehd__buf_free(&out);
+	ehd__ntm_fini(&m);
+}
+
 /* What the fast runner writes for ASCII: UTF-16LE and its terminator. */
 static void test_ascii_widened(void **state)
 {
@@ -207,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_both_runners),
 		cmocka_unit_test(test_steps_both_runners),
+		cmocka_unit_test(test_fixed_size),
 		cmocka_unit_test(test_ascii_widened),
 	};
 

@@ -395,10 +395,10 @@ static void reset(struct ehd__ntm *m, bool swap)
 }
 
 /*
- * A program of one plain copy: every payload has the same size. A program
- * of copies and 8-bit zero-terminated strings in the host's byte order is
- * said as steps, each copy followed by a string, and run by run_steps()
- * (none when there is no memory for them: run_ops() runs it).
+ * A program of one plain copy: every payload has the same size. Another
+ * program of copies and 8-bit zero-terminated strings in the host's byte
+ * order is said as steps, each copy followed by a string, and run by
+ * run_steps() (none when there is no memory for them: run_ops() runs it).
  */
 static void find_fixed_size(struct ehd__ntm *m)
 {
@@ -411,7 +411,7 @@ static void find_fixed_size(struct ehd__ntm *m)
 	    (m->ops[0].size == 1 || !m->swap))
 		m->fixed_size = (size_t)m->ops[0].n * m->ops[0].size;
 	m->nsteps = 0;
-	simple = !m->swap && !m->tail && m->nops;
+	simple = !m->fixed_size && !m->swap && !m->tail && m->nops;
 	for (i = 0; i < m->nops && simple; i++)
 		simple = m->ops[i].code == OP_COPY ||
 			 (m->ops[i].code == OP_ZSTR && m->ops[i].size == 1 &&
