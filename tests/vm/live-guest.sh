@@ -50,13 +50,19 @@ same() {	# same LABEL WANT GOT [RECORDING]
 # The program waits until all its tracepoints are enabled, then ends.
 armed() { "$ex" -w 0 >/dev/null; }
 
+# The program whose events are compared in order runs on one CPU: the
+# guest keeps time in 4 ms jiffies, so its events share a time, and
+# events of different CPUs with the same time come in the order their
+# rings are read, not the order they were written in (a program moved
+# to another CPU after its first event had that event last).
+
 echo "guest: Linux $(uname -r), $(nproc) CPUs"
 EH_INTERCEPTOR_FILE=$t/want.dat "$build/tests/vm/providers-intercept" 5 >/dev/null
 content $t/want.dat >want
 [ "$(wc -l <want)" = 20 ] || bad "the interceptor wrote $(wc -l <want) events, not 20"
 
 # 1. exact tracepoints, registered first: nothing missed
-"$rec" -q -o t1.nettrace "${tps[@]}" -- "$ex" 5 >/dev/null 2>err1 ||
+"$rec" -q -o t1.nettrace "${tps[@]}" -- taskset -c 0 "$ex" 5 >/dev/null 2>err1 ||
 	bad "ehrecord exact: exit $?: $(head -n 2 err1)"
 content t1.nettrace >got1
 same "exact tracepoints, registered before the program (nettrace)" want got1 \
@@ -65,13 +71,13 @@ same "exact tracepoints, registered before the program (nettrace)" want got1 \
 	ok "the nettrace file is strict-valid" || bad "strict: $(head -n 2 err1s)"
 
 # 2. providers: tracepoints that appear later
-"$rec" -q -o t2.nettrace -e EhExample_Alpha -e EhExample_Beta -- "$ex" -w 5 \
+"$rec" -q -o t2.nettrace -e EhExample_Alpha -e EhExample_Beta -- taskset -c 0 "$ex" -w 5 \
 	>/dev/null 2>err2 || bad "ehrecord providers: exit $?: $(head -n 2 err2)"
 content t2.nettrace >got2
 same "provider specs pick up tracepoints registered later" want got2 t2.nettrace
 
 # 3. perf.data, read by ehdecode and by perf script
-"$rec" -q -F perf -o t3.data "${tps[@]}" -- "$ex" 5 >/dev/null 2>err3 ||
+"$rec" -q -F perf -o t3.data "${tps[@]}" -- taskset -c 0 "$ex" 5 >/dev/null 2>err3 ||
 	bad "ehrecord -F perf: exit $?: $(head -n 2 err3)"
 content t3.data >got3
 same "perf.data output" want got3 t3.data
@@ -81,7 +87,7 @@ n=$(perf script -i t3.data 2>/dev/null | grep -c 'user_events:EhExample_')
 
 # ... also with tracepoints found during the recording (perf's reader needs
 # them in the header: ehrecord rewrites the file in normal mode at the end)
-"$rec" -q -F perf -o t3b.data -e EhExample_Alpha -e EhExample_Beta -- "$ex" -w 5 \
+"$rec" -q -F perf -o t3b.data -e EhExample_Alpha -e EhExample_Beta -- taskset -c 0 "$ex" -w 5 \
 	>/dev/null 2>err3b || bad "ehrecord -F perf (providers): exit $?: $(head -n 2 err3b)"
 content t3b.data >got3b
 same "perf.data output, provider specs" want got3b t3b.data
@@ -90,7 +96,7 @@ n=$(perf script -i t3b.data 2>/dev/null | grep -c 'user_events:EhExample_')
 	bad "perf script shows $n samples of tracepoints found late, not 20"
 
 # 4. the kernel filter
-"$rec" -q -o t4.nettrace --filter 'id == 7' "${tps[@]}" -- "$ex" 5 \
+"$rec" -q -o t4.nettrace --filter 'id == 7' "${tps[@]}" -- taskset -c 0 "$ex" 5 \
 	>/dev/null 2>err4 || bad "ehrecord --filter: exit $?: $(head -n 2 err4)"
 content t4.nettrace >got4
 grep '"n":"EhExample_Beta:Tick"' want >want4
@@ -184,7 +190,7 @@ sleep 1	# the other CPUs' events are enabled just after the first
 perf record -q -k monotonic -a -o /tmp/live/p.data \
 	-e user_events:EhExample_Alpha_L4K1,user_events:EhExample_Alpha_L5K2 \
 	-e user_events:EhExample_Beta_L3K1,user_events:EhExample_Beta_L2K10 \
-	-- "$ex" 5 >/dev/null 2>err7p || bad "perf record: exit $?: $(head -n 2 err7p)"
+	-- taskset -c 0 "$ex" 5 >/dev/null 2>err7p || bad "perf record: exit $?: $(head -n 2 err7p)"
 kill -INT $pid
 wait $pid || bad "ehdecode live: exit $?: $(head -n 2 err7)"
 "$dec" -F jsonl -m n,cpu,pid,tid,id,level,keyword p.data >perf.jsonl
