@@ -965,7 +965,10 @@ void live_summary(const struct live *l, const char *output,
 	struct ehd_session_stats st;
 
 	ehd_session_stats(l->s, &st);
-	/* A perf.data holds what the session recorded; nettrace, what was written. */
+	/*
+	 * A perf.data holds what the session recorded; a nettrace, what was
+	 * written.
+	 */
 	fprintf(stderr, "%s: wrote %s%s%s: %llu events, %llu lost, in %.1f s\n",
 		l->o->prog, output, last ? " to " : "", last ? last : "",
 		(unsigned long long)(l->o->out_fd >= 0 ? st.samples :

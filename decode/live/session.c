@@ -1226,6 +1226,50 @@ static int cmdline_long(const char *w, size_t n)
 	return hits == 1 ? found : -1;
 }
 
+/* What the next word of a command line is to getopt_long(). */
+enum cmdline_next { CMDLINE_OPTION, CMDLINE_SPEC, CMDLINE_ARG };
+
+/*
+ * The long option at @w ("--NAME" or "--NAME=VALUE", to @end): true when
+ * it is --event=sched:sched_switch; *@next set when the next word is its
+ * argument.
+ */
+static bool long_asks_switch(const char *w, const char *end,
+			     enum cmdline_next *next)
+{
+	const char *eq = memchr(w, '=', (size_t)(end - w));
+	int opt = cmdline_long(w + 2, (size_t)((eq ? eq : end) - w) - 2);
+
+	if (opt < 0 || !cmdline_longs[opt].arg)
+		return false;
+	if (!eq) {
+		*next = opt == 0 ? CMDLINE_SPEC : CMDLINE_ARG;
+		return false;
+	}
+	return opt == 0 && names_switch(eq + 1, (size_t)(end - eq) - 1);
+}
+
+/*
+ * The short options at @w ("-q", "-qe", "-qeSPEC", to @end): flags, then
+ * at most one that takes the rest of the word or the next word. As
+ * long_asks_switch().
+ */
+static bool short_asks_switch(const char *w, const char *end,
+			      enum cmdline_next *next)
+{
+	const char *c = w + 1;
+
+	while (c < end && !strchr(cmdline_short_args, *c))
+		c++;
+	if (c == end)
+		return false;
+	if (c + 1 == end) {
+		*next = *c == 'e' ? CMDLINE_SPEC : CMDLINE_ARG;
+		return false;
+	}
+	return *c == 'e' && names_switch(c + 1, (size_t)(end - c) - 1);
+}
+
 /*
  * Read as getopt_long() reads ehrecord's arguments: its short options
  * alone or clustered (-qe SPEC, -qeSPEC), its long ones whole or by a
@@ -1234,10 +1278,9 @@ static int cmdline_long(const char *w, size_t n)
  */
 bool ehd__cmdline_asks_switch(const char *cmdline)
 {
-	const char *w = cmdline, *end, *base, *eq;
-	enum { OPTION, SPEC, ARG } next = OPTION;
+	enum cmdline_next next = CMDLINE_OPTION;
+	const char *w = cmdline, *end, *base;
 	size_t n;
-	int opt;
 
 	if (!w)
 		return false;
@@ -1251,36 +1294,18 @@ bool ehd__cmdline_asks_switch(const char *cmdline)
 		w = end + 1;
 		end = strchrnul(w, ' ');
 		n = (size_t)(end - w);
-		if (next != OPTION) {
-			if (next == SPEC && names_switch(w, n))
+		if (next != CMDLINE_OPTION) {
+			if (next == CMDLINE_SPEC && names_switch(w, n))
 				return true;
-			next = OPTION;
-			continue;
-		}
-		if (is_word(w, n, "--"))
+			next = CMDLINE_OPTION;
+		} else if (is_word(w, n, "--")) {
 			return false;	/* the command's words follow */
-		if (n > 2 && w[0] == '-' && w[1] == '-') {
-			eq = memchr(w, '=', n);
-			opt = cmdline_long(w + 2, (size_t)((eq ? eq : end) - w) - 2);
-			if (opt == 0 && eq &&	/* --event=SPEC */
-			    names_switch(eq + 1, (size_t)(end - eq) - 1))
+		} else if (n > 2 && w[0] == '-' && w[1] == '-') {
+			if (long_asks_switch(w, end, &next))
 				return true;
-			if (opt >= 0 && cmdline_longs[opt].arg && !eq)
-				next = opt == 0 ? SPEC : ARG;
-			continue;
-		}
-		if (n < 2 || w[0] != '-')
-			continue;
-		/* A cluster: flags, then one that takes the rest or the next. */
-		for (base = w + 1; base < end; base++) {
-			if (!strchr(cmdline_short_args, *base))
-				continue;
-			if (base + 1 == end)
-				next = *base == 'e' ? SPEC : ARG;
-			else if (*base == 'e' &&
-				 names_switch(base + 1, (size_t)(end - base) - 1))
-				return true;
-			break;
+		} else if (n >= 2 && w[0] == '-' &&
+			   short_asks_switch(w, end, &next)) {
+			return true;
 		}
 	}
 	return false;

@@ -54,12 +54,12 @@ static void both_runners(struct ehd__ntm *m, const uint8_t *src, size_t size,
 {
 	struct ehd_buf fast = EHD_BUF_INIT, slow = EHD_BUF_INIT;
 	struct ehd__ntm_result rf, rs;
+	size_t nsteps = m->nsteps;
 	int ef, es;
+
 	/* Something before: the output goes on from where it is. */
 	ehd__buf_put(&fast, "ab", 2);
 	ehd__buf_put(&slow, "ab", 2);
-	size_t nsteps = m->nsteps;
-
 	ef = ehd__ntm_convert(m, src, size, &fast, &rf);
 	m->nsteps = 0;
 	es = ehd__ntm_convert(m, src, size, &slow, &rs);
@@ -70,7 +70,8 @@ static void both_runners(struct ehd__ntm *m, const uint8_t *src, size_t size,
 		dump("payload", src, size);
 		dump("fast", fast.p, fast.len);
 		dump("general", slow.p, slow.len);
-		fail_msg("%s: fast %d (%zu bytes, at %zu), general %d (%zu bytes, at %zu)",
+		fail_msg("%s: fast %d (%zu bytes, at %zu), "
+			 "general %d (%zu bytes, at %zu)",
 			 what, ef, fast.len, ef ? rf.where : 0, es, slow.len,
 			 es ? rs.where : 0);
 	}
@@ -164,7 +165,7 @@ static void test_steps_both_runners(void **state)
 	for (k = 0; k < 2; k++) {
 		for (cut = 0; cut <= n + 9; cut++) {
 			if (cut > n)
-				src[cut - 1] = (uint8_t)cut;	/* extra bytes */
+				src[cut - 1] = (uint8_t)cut;	/* extra */
 			snprintf(what, sizeof(what), "%s, %zu of %zu bytes",
 				 k ? "UTF-8" : "ASCII", cut, n);
 			both_runners(&m, src, cut, what);

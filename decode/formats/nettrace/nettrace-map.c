@@ -1037,7 +1037,10 @@ static int run_steps(const struct ehd__ntm *m, const uint8_t *src,
 	return 0;
 }
 
-/* Any other program: as ehd__ntm_convert(). */
+/*
+ * Any other program: as ehd__ntm_convert(). Not inlined there, so that
+ * the steps' path does not pay for this one's frame.
+ */
 static __attribute__((noinline)) int
 convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
 	    struct ehd_buf *out, struct ehd__ntm_result *res)
