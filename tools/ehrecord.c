@@ -412,10 +412,12 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	};
 	const char *output = NULL;
 	struct ehd_writer *w = NULL;
+	struct ehd_writer_stats ws;
 	struct series sr = { 0 };
 	char *dir = NULL, *end;
 	uint64_t spool_disk = SPOOL_DISK_DEFAULT;
 	bool perf = false, started = false, raw_names = false, quiet = false;
+	bool kept = false;	/* a failed run's file, complete */
 	unsigned int rflags;
 	struct other other = { MODE_RECORD, NULL, false, false, false, false };
 	struct live l;
@@ -609,9 +611,15 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		ret = live_write_events(&l, &w, rflags);
 	if (w) {
 		err = ehd_writer_close(w);
+		ehd_writer_stats(w, &ws);
 		if (err == -EPIPE) {
 			live_pipe_closed(&l);	/* said; no failure */
 			err = 0;
+		} else if (err && ws.no_room) {
+			/* Complete up to where it found no room: kept. */
+			live_no_room(&l, w);
+			ret = 1;
+			kept = true;
 		} else if (err && !ret) {
 			fprintf(stderr, "%s: %s: %s\n", prog, sr.path,
 				strerror(-err));
@@ -622,7 +630,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 	}
 done:
 	ehd_writer_free(w);
-	if (ret) {
+	if (ret && !kept) {
 		out_abandon(&sr.out);
 	} else {
 		err = out_commit(&sr.out, sr.index == 0);
@@ -630,10 +638,11 @@ done:
 			fprintf(stderr, "%s: %s: %s\n", prog, sr.path,
 				strerror(-err));
 			ret = 1;
+			kept = false;
 		}
 		series_prune(&sr);
 	}
-	if (!ret && !quiet)
+	if ((!ret || kept) && !quiet)
 		live_summary(&l, output, sr.index ? sr.path : NULL);
 	if (started)
 		live_free(&l);

@@ -593,6 +593,22 @@ void live_limit_hit(struct live *l)
 		l->o->prog, (unsigned long long)l->o->max_size);
 }
 
+void live_no_room(struct live *l, struct ehd_writer *w)
+{
+	struct ehd_writer_stats ws;
+	unsigned long long out;
+
+	if (l->no_room)
+		return;
+	ehd_writer_stats(w, &ws);
+	l->no_room = ws.no_room;
+	out = l->events - (l->events_before + ws.events);
+	l->events = l->events_before + ws.events;
+	end_status(l);
+	fprintf(stderr, "%s: no room for the file (%s): recording stopped; the last %llu events converted did not fit\n",
+		l->o->prog, strerror(ws.no_room), out);
+}
+
 /*
  * How long to wait for data: 100 ms while something is looked at by
  * polling (a status line, COMMAND or -p processes to outlive, a pipe, a
@@ -668,12 +684,13 @@ int live_stop(struct live *l)
 /*
  * Write one event; 0, 1 for a damaged one (reported), -1: output failed,
  * -2: the output is a pipe its reader closed, -3: the output is full
- * (--max-size).
+ * (--max-size), -4: the file found no room (live_no_room()).
  */
 static int put_event(struct live *l, struct ehd_writer *w,
 		     const struct ehd_event *ev)
 {
 	int werr = ehd_writer_event(w, ev);
+	struct ehd_writer_stats ws;
 	const char *why;
 	uint64_t off = 0;
 
@@ -681,7 +698,10 @@ static int put_event(struct live *l, struct ehd_writer *w,
 		return 0;	/* too large for the format: counted */
 	if (werr == -EPIPE)
 		return -2;
-	if (werr == -EFBIG)
+	ehd_writer_stats(w, &ws);
+	if (ws.no_room)
+		return -4;
+	if (werr == -EFBIG && (l->o->max_size || l->o->switch_bytes))
 		return -3;
 	why = ehd_writer_error(w, &off);
 	if (!why)
@@ -756,6 +776,7 @@ static int next_writer(struct live *l, struct ehd_writer **w,
 	ehd_writer_end(*w);
 	ehd_writer_add_lost(*w, lost - l->lost_before);
 	l->lost_before = lost;
+	l->events_before = l->events;
 	if (l->o->rotate(l, w))
 		return 1;
 	l->w = *w;
@@ -840,6 +861,12 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 			if (k == -3) {
 				live_limit_hit(l);
 				say_unwritten(l);
+				break;
+			}
+			if (k == -4) {
+				live_no_room(l, w);
+				say_unwritten(l);
+				ret = 1;
 				break;
 			}
 			if (k < 0) {

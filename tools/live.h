@@ -89,6 +89,7 @@ struct live {
 	bool stopped;
 	bool pipe_closed;	/* the output was a pipe its reader closed */
 	bool limit_hit;		/* the output reached --max-size */
+	int no_room;		/* the errno of a nettrace with no room */
 	double file_started;	/* --switch-output: when this file began */
 	bool file_full;		/* ... this perf.data reached its size */
 	uint64_t lost_before;	/* ... losses in the files before it */
@@ -96,6 +97,7 @@ struct live {
 	double last_status;
 	bool status_shown;
 	unsigned long long events;	/* events written */
+	unsigned long long events_before;	/* ... to files before this */
 	struct ehd_writer *w;		/* while writing events */
 };
 
@@ -194,6 +196,12 @@ void live_pipe_closed(struct live *l);
 
 /* The output reached --max-size: say so, and stop. */
 void live_limit_hit(struct live *l);
+
+/*
+ * Nettrace writer @w found no room for the file (ehd_writer_stats()
+ * no_room): say so, count as written only what is in it, and stop.
+ */
+void live_no_room(struct live *l, struct ehd_writer *w);
 
 /*
  * Wait for data (up to 100 ms), take a snapshot when asked, update the

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -431,6 +433,28 @@ static void test_windows_round_trip(void **state)
 }
 
 /*
+ * Event @n of a run made of the capture's events over and over: on 4
+ * CPUs, 3 threads, every third with a stack, every seventh 25 ns before
+ * the one before it.
+ */
+static struct ehd_event varied(const struct ehd_event *ev, uint64_t n)
+{
+	struct ehd_event e = *ev;
+
+	e.context = EHD_CTX_TIME | EHD_CTX_CPU | EHD_CTX_PID;
+	e.time = 1000000 + n * 10 - (n % 7 == 3 ? 25 : 0);
+	e.cpu = (uint32_t)n % 4;
+	e.pid = 100 + (uint32_t)n % 3;
+	e.tid = e.pid + 1000;
+	if (n % 3 == 1) {
+		e.context |= EHD_CTX_CALLCHAIN;
+		e.callchain = frames;
+		e.callchain_count = 3 + n % 20;
+	}
+	return e;
+}
+
+/*
  * ehd_writer_set_limit(): events go in until one would take the closed
  * file past the limit; it and every later one are refused with -EFBIG,
  * and the file that closes is within the limit, strictly readable, with
@@ -469,20 +493,8 @@ static void test_size_limit(void **state)
 
 			assert_int_equal(ehd_reader_open(r, dat_path), 0);
 			while (!full && ehd_reader_next(r, &ev) > 0) {
-				struct ehd_event e = *ev;
+				struct ehd_event e = varied(ev, n++);
 
-				e.context = EHD_CTX_TIME | EHD_CTX_CPU |
-					    EHD_CTX_PID;
-				e.time = 1000000 + n * 10 - (n % 7 == 3 ? 25 : 0);
-				e.cpu = (uint32_t)n % 4;
-				e.pid = 100 + (uint32_t)n % 3;
-				e.tid = e.pid + 1000;
-				if (n % 3 == 1) {
-					e.context |= EHD_CTX_CALLCHAIN;
-					e.callchain = frames;
-					e.callchain_count = 3 + n % 20;
-				}
-				n++;
 				err = ehd_writer_event(w, &e);
 				if (err == -E2BIG)
 					continue;	/* Huge: not written */
@@ -528,6 +540,139 @@ static void test_size_limit(void **state)
 		close(fd);
 		close(jfd);
 	}
+}
+
+/*
+ * Write varied() events to nettrace @fd, and each taken to JSONL @jfd,
+ * under a file size limit of @fsize bytes (RLIMIT_FSIZE, SIGXFSZ
+ * ignored), until one is refused or @max are taken (0: no bound), and
+ * close: the refusal's error or 0, the events taken in *@taken.
+ */
+static int write_until_refused(int fd, int jfd, rlim_t fsize, uint64_t max,
+			       struct ehd_writer_stats *st, int *close_err,
+			       uint64_t *taken)
+{
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	struct ehd_writer *jw = ehd_writer_new(EHD_OUT_JSONL, jfd, 0,
+					       EHD_META_ALL);
+	struct ehd_trace_info info = { .clockid = 1 };
+	struct rlimit old, lim;
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	const struct ehd_event *ev;
+	uint64_t n = 0;
+	int err = 0;
+
+	*taken = 0;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = fsize;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
+	assert_int_equal(ehd_writer_begin(jw, "test"), 0);
+	while (!err && (!max || *taken < max)) {
+		struct ehd_reader *r = ehd_reader_new(0);
+
+		assert_int_equal(ehd_reader_open(r, dat_path), 0);
+		while (!err && (!max || *taken < max) &&
+		       ehd_reader_next(r, &ev) > 0) {
+			struct ehd_event e = varied(ev, n++);
+
+			err = ehd_writer_event(w, &e);
+			if (err == -E2BIG) {
+				err = 0;	/* Huge: not written */
+			} else if (!err) {
+				assert_int_equal(ehd_writer_event(jw, &e), 0);
+				(*taken)++;
+			}
+		}
+		ehd_reader_free(r);
+	}
+	/* No event after a refused one either. */
+	if (err)
+		assert_int_equal(ehd_writer_event(w, ev), err);
+	ehd_writer_add_lost(w, 5);	/* (told at the end) */
+	*close_err = ehd_writer_close(w);
+	ehd_writer_stats(w, st);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	assert_int_equal(ehd_writer_close(jw), 0);
+	ehd_writer_free(w);
+	ehd_writer_free(jw);
+	return err;
+}
+
+/*
+ * A file that finds no room (a full disk; here the file size limit) is
+ * cut back to the windows written whole before it and ended there: a
+ * complete file within the room, strictly readable, with the events of
+ * those windows (the first ones taken), its counts those of the file
+ * (the losses told after it included); the error said by
+ * ehd_writer_stats() and ehd_writer_close(). So for a last window that
+ * finds no room at the close (200 events, fewer than fit before the
+ * file's windows took the 700,000 bytes). Where not even the first
+ * window fits, the output is lost, as for any write error.
+ */
+static void test_no_room(void **state)
+{
+	static const struct {
+		rlim_t room;
+		uint64_t max;
+	} runs[] = { { 700000, 0 }, { 2500000, 0 }, { 700000, 200 } };
+	struct ehd_writer_stats st;
+	size_t ri, len, jlen, i, nl;
+	uint64_t taken;
+	int fd, jfd, err, close_err;
+	char *back, *want, *got, *jsonl, *p;
+	uint8_t *f;
+
+	(void)state;
+	for (ri = 0; ri < sizeof(runs) / sizeof(runs[0]); ri++) {
+		fd = memfd_create("room", 0);
+		jfd = memfd_create("j", 0);
+		err = write_until_refused(fd, jfd, runs[ri].room, runs[ri].max,
+					  &st, &close_err, &taken);
+		f = slurp(fd, &len);
+		print_message("room %llu: %zu bytes, %llu of %llu events\n",
+			      (unsigned long long)runs[ri].room, len,
+			      (unsigned long long)st.events,
+			      (unsigned long long)taken);
+		assert_int_equal(err, runs[ri].max ? 0 : -EFBIG);
+		assert_int_equal(st.no_room, EFBIG);
+		assert_int_equal(close_err, -EFBIG);
+		assert_true(len <= runs[ri].room);
+		assert_int_equal(st.bytes, len);
+		assert_true(st.events > 0 && st.events < taken);
+		check_key(f, len, "ehd:EventsLost", 5);
+		back = read_back(fd, EHD_READER_STRICT, &err);
+		assert_int_equal(err, 0);
+		/* The first st.events events taken, in time order. */
+		jsonl = (char *)slurp(jfd, &jlen);
+		for (i = 0, nl = 0, p = jsonl; i < jlen; i++)
+			if (jsonl[i] == '\n' && ++nl == st.events) {
+				p = jsonl + i + 1;
+				break;
+			}
+		*p = 0;
+		want = sorted_lines(jsonl);
+		got = sorted_lines(back);
+		assert_string_equal(want, got);
+		free(want);
+		free(got);
+		free(back);
+		free(jsonl);
+		free(f);
+		close(fd);
+		close(jfd);
+	}
+	/* Not even the first window fits. */
+	fd = memfd_create("room", 0);
+	jfd = memfd_create("j", 0);
+	err = write_until_refused(fd, jfd, 4096, 0, &st, &close_err, &taken);
+	assert_int_equal(err, -EFBIG);
+	assert_int_equal(st.no_room, 0);
+	assert_int_equal(close_err, -EFBIG);
+	close(fd);
+	close(jfd);
 }
 
 /*
@@ -1434,6 +1579,7 @@ int main(void)
 		cmocka_unit_test(test_windows_round_trip),
 		cmocka_unit_test(test_limits_counted),
 		cmocka_unit_test(test_size_limit),
+		cmocka_unit_test(test_no_room),
 		cmocka_unit_test(test_no_events),
 		cmocka_unit_test(test_pipe_counts),
 		cmocka_unit_test(test_json_whole_stack),

@@ -207,6 +207,7 @@ struct ehd__ntw {
 	bool have_first;
 	bool idle_named;	/* process 0's ExistingProcess written */
 	struct ehd_writer_stats st;
+	struct ehd_writer_stats done;	/* st when the last window went out */
 
 	/* ehd_writer_set_limit(): the most bytes, 0 for no bound */
 	uint64_t limit;
@@ -217,6 +218,7 @@ struct ehd__ntw {
 	/* the counts in the Trace block, known at the end */
 	off_t start;			/* fd's offset at the start; -1: a pipe */
 	bool closing;
+	bool ending;			/* the end of stream is written */
 	uint64_t counts_at[NCOUNTS];	/* stream offsets of their digits */
 };
 
@@ -296,6 +298,36 @@ static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
 	ehd__nt_patch_le(&w->out, at, (uint64_t)kind << 24 | size, 4);
 }
 
+/*
+ * end_early() - a window found no room on the device (@err: -ENOSPC,
+ * -EDQUOT, or -EFBIG past RLIMIT_FSIZE): cut the file back to the windows
+ * written whole before it, which ntw_close() ends as any file. The events
+ * of the window are not in it (the counts are as they were then); no more
+ * are taken. Return: false where that cannot be (a pipe, nothing written
+ * yet, the cut failed).
+ */
+static bool end_early(struct ehd__ntw *w, int err)
+{
+	uint64_t lost = w->st.lost;
+	off_t end;
+
+	if (w->start < 0 || !w->st.bytes || w->ending)
+		return false;
+	end = w->start + (off_t)w->st.bytes;
+	if (ftruncate(w->fd, end) || lseek(w->fd, end, SEEK_SET) != end)
+		return false;
+	w->out.len = 0;
+	w->st = w->done;
+	w->st.lost = lost;	/* (told since, of the whole recording) */
+	w->st.no_room = -err;
+	w->full = true;
+	return true;
+}
+
+/*
+ * Return: 0, -EFBIG when the file was ended early for want of room
+ * (end_early()), or the error that lost the output.
+ */
 static int write_out(struct ehd__ntw *w)
 {
 	int err;
@@ -305,10 +337,14 @@ static int write_out(struct ehd__ntw *w)
 	if (w->err)
 		return w->err;
 	err = ehd__write_full(w->fd, w->out.p, w->out.len, NULL);
+	if ((err == -ENOSPC || err == -EDQUOT || err == -EFBIG) &&
+	    end_early(w, err))
+		return -EFBIG;
 	if (err)
 		return w->err = err;
 	w->st.bytes += w->out.len;
 	w->out.len = 0;
+	w->done = w->st;
 	return 0;
 }
 
@@ -2205,6 +2241,8 @@ static int nettrace_row(struct ehd__out *o, const struct ehd__eh_row *row)
 	if (w->limit && over_limit(w, &undo))
 		return 0;	/* taken back, w->full */
 	err = window_check(w);
+	if (err == -EFBIG && w->st.no_room)
+		return 1;	/* (its window not written: w->full) */
 	return err ? err : 1;
 }
 
@@ -2217,9 +2255,20 @@ static int ntw_close(struct ehd__ntw *w)
 		return w->err;
 	w->closing = true;
 	make_window(w);
-	ehd__nt_put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
 	err = patch_counts(w);
-	return err ? err : write_out(w);
+	/* The last window on its own: it may find no room (end_early()). */
+	if (!err)
+		err = write_out(w);
+	if (err && !w->st.no_room)
+		return err;
+	w->ending = true;
+	ehd__nt_put_le(&w->out, (uint64_t)EHD__NT_END << 24, 4);
+	err = w->st.no_room ? patch_counts(w) : 0;	/* the file's */
+	if (!err)
+		err = write_out(w);
+	if (err)
+		w->st.no_room = 0;	/* not ended after all */
+	return err ? err : -w->st.no_room;
 }
 
 static int nettrace_create(struct ehd__out *o)

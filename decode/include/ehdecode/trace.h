@@ -169,6 +169,13 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	null) or an array cut inside an element (the part left out)
  * @lost: events lost before the writer saw them, as told by
  *	ehd_writer_add_lost()
+ * @no_room: nettrace to a regular file: the errno of a write that found
+ *	no room (ENOSPC, EDQUOT; EFBIG past RLIMIT_FSIZE), 0 if none. The
+ *	file was then cut back to the windows written whole before it and
+ *	takes no more events (ehd_writer_event() returns -EFBIG);
+ *	ehd_writer_close() ends it, complete, and returns the error. The
+ *	counts are those of what is in the file. Back to 0 if ending the
+ *	file failed too (the output is lost).
  */
 struct ehd_writer_stats {
 	uint64_t events;
@@ -189,6 +196,7 @@ struct ehd_writer_stats {
 	uint64_t trailing;
 	uint64_t fields_cut;
 	uint64_t lost;
+	int no_room;
 };
 
 #ifdef __cplusplus

@@ -205,7 +205,9 @@ EHD_API int ehd_writer_set_limit(struct ehd_writer *w, uint64_t bytes);
  * ehd_writer_close() - finish the output and write what is buffered
  * @w: the writer (ends an open source)
  *
- * Return: 0, or the first write error (a negative errno).
+ * Return: 0, or the first write error (a negative errno). A nettrace
+ * file that found no room (ehd_writer_stats() @no_room) returns that
+ * error too, although it is complete up to where it was cut.
  */
 EHD_API int ehd_writer_close(struct ehd_writer *w);
 
