@@ -514,7 +514,8 @@ bool live_running(struct live *l)
 {
 	int status;
 
-	if (l->stopped || stop_signals || l->pipe_closed || l->limit_hit)
+	if (l->stopped || stop_signals || l->pipe_closed || l->limit_hit ||
+	    l->no_room)
 		return false;
 	/* --duration stops as a signal does (wait_ms() wakes for it). */
 	if (l->o->duration && now() - l->started >= l->o->duration)
@@ -595,11 +596,20 @@ void live_limit_hit(struct live *l)
 
 void live_no_room(struct live *l, struct ehd_writer *w)
 {
+	struct ehd_session_stats st;
 	struct ehd_writer_stats ws;
 	unsigned long long out;
 
 	if (l->no_room)
 		return;
+	if (!w) {
+		ehd_session_stats(l->s, &st);
+		l->no_room = st.no_room;
+		end_status(l);
+		fprintf(stderr, "%s: no room for the file (%s): recording stopped; it ends with the last records that fit\n",
+			l->o->prog, strerror(st.no_room));
+		return;
+	}
 	ehd_writer_stats(w, &ws);
 	l->no_room = ws.no_room;
 	out = l->events - (l->events_before + ws.events);
@@ -651,6 +661,11 @@ int live_wait(struct live *l)
 	if (err == -EPIPE) {
 		live_pipe_closed(l);
 		return 0;
+	}
+	if (err == -EFBIG) {
+		live_no_room(l, NULL);	/* (when that is why) */
+		if (l->no_room)
+			return 0;
 	}
 	if (err == -EFBIG && l->o->rotate) {
 		l->file_full = true;	/* the next file takes the rest */
@@ -956,8 +971,9 @@ void live_report(struct live *l)
 	}
 	ehd_session_stats(l->s, &st);
 	if (st.limit_dropped)
-		fprintf(stderr, "%s: %s recorded after the file reached --max-size are not in it\n",
-			l->o->prog, size_text(st.limit_dropped, n));
+		fprintf(stderr, "%s: %s recorded after the file %s are not in it\n",
+			l->o->prog, size_text(st.limit_dropped, n),
+			st.no_room ? "found no room" : "reached --max-size");
 	if (st.spool_disk_peak || st.full_passes)
 		fprintf(stderr, "%s: conversion fell behind: up to %.1f MiB waited in memory and %.1f MiB on disk%s\n",
 			l->o->prog, (double)st.spool_peak / 1048576.0,
@@ -990,17 +1006,21 @@ void live_summary(const struct live *l, const char *output,
 		  const char *last)
 {
 	struct ehd_session_stats st;
+	bool cut;
 
 	ehd_session_stats(l->s, &st);
 	/*
-	 * A perf.data holds what the session recorded; a nettrace, what was
-	 * written.
+	 * A perf.data holds what the session recorded (unless it was cut
+	 * back for want of room); a nettrace, what was written.
 	 */
-	fprintf(stderr, "%s: wrote %s%s%s: %llu events, %llu lost, in %.1f s\n",
+	cut = l->o->out_fd >= 0 && st.no_room;
+	fprintf(stderr, "%s: wrote %s%s%s%s: %llu events%s, %llu lost, in %.1f s\n",
 		l->o->prog, output, last ? " to " : "", last ? last : "",
+		cut ? " (cut short: no room)" : "",
 		(unsigned long long)(l->o->out_fd >= 0 ? st.samples :
 							 l->events),
-		(unsigned long long)st.lost, now() - l->started);
+		cut ? " recorded" : "", (unsigned long long)st.lost,
+		now() - l->started);
 }
 
 int live_child_exit(const struct live *l)

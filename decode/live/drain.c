@@ -21,6 +21,8 @@
 #define EMPTY_ROUNDS 2
 /* How long to wait for the consumer when the spool is full. */
 #define ROOM_WAIT_MS 10
+/* Most bytes a file with no room is cut back at a time (mark_taken()). */
+#define CUT_STEP (64u << 10)
 
 struct ehd__drain {
 	struct ehd__drain_cfg cfg;
@@ -95,6 +97,47 @@ int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n)
 	return err;
 }
 
+void ehd__sink_mark(struct ehd__sink *k, uint64_t at)
+{
+	if (!k->cuttable)
+		return;
+	k->ends[k->next] = at;
+	k->next = (k->next + 1) % EHD__SINK_ENDS;
+	if (k->nends < EHD__SINK_ENDS)
+		k->nends++;
+}
+
+int ehd__sink_cut(struct ehd__sink *k, int err)
+{
+	uint64_t end, was = 0;
+
+	if (!k->cuttable || (err != -ENOSPC && err != -EDQUOT &&
+			     err != -EFBIG))
+		return err;
+	if (__atomic_load_n(&k->no_room, __ATOMIC_ACQUIRE) && k->nends) {
+		/* Cut back to the one before: not room enough. */
+		k->next = (k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS;
+		was = k->ends[k->next];
+		k->nends--;
+	}
+	if (!k->nends)
+		return err;
+	end = k->ends[(k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS];
+	if (was)	/* (a pass's bytes, its records and round end) */
+		__atomic_fetch_add(&k->limit_dropped, was - end,
+				   __ATOMIC_RELAXED);
+	if (ftruncate(k->fd, (off_t)end) ||
+	    lseek(k->fd, (off_t)end, SEEK_SET) != (off_t)end)
+		return err;
+	k->bytes = end;
+	k->err = 0;
+	__atomic_store_n(&k->limit, end, __ATOMIC_RELEASE);
+	__atomic_store_n(&k->limit_hit, 1, __ATOMIC_RELEASE);
+	if (!__atomic_load_n(&k->no_room, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&k->no_room, -err, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n)
 {
 	struct iovec v = { (void *)p, n };
@@ -157,6 +200,54 @@ static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
 					   __ATOMIC_RELAXED);
 	}
 	return n;
+}
+
+/* Copy @len bytes at @pos of the pieces @iov (@n) to @dst: false past them. */
+static bool iov_read(const struct iovec *iov, int n, uint64_t pos, void *dst,
+		     size_t len)
+{
+	uint8_t *d = dst;
+	size_t k;
+	int i;
+
+	for (i = 0; i < n && len; i++) {
+		if (pos >= iov[i].iov_len) {
+			pos -= iov[i].iov_len;
+			continue;
+		}
+		k = iov[i].iov_len - (size_t)pos;
+		if (k > len)
+			k = len;
+		memcpy(d, (const uint8_t *)iov[i].iov_base + pos, k);
+		d += k;
+		len -= k;
+		pos = 0;
+	}
+	return !len;
+}
+
+/*
+ * A pass's write that stopped after @took of its bytes (@iov, @n, from
+ * stream offset @start): marks at the ends of its records the file took
+ * whole, CUT_STEP apart and at the last, so that the file is cut back no
+ * further than it has to (ehd__sink_cut()).
+ */
+static void mark_taken(struct ehd__sink *k, const struct iovec *iov, int n,
+		       uint64_t start, uint64_t took)
+{
+	struct perf_event_header h;
+	uint64_t at = 0, marked = 0;
+
+	while (at + sizeof(h) <= took && iov_read(iov, n, at, &h, sizeof(h)) &&
+	       h.size >= sizeof(h) && at + h.size <= took) {
+		at += h.size;
+		if (at - marked >= CUT_STEP) {
+			ehd__sink_mark(k, start + at);
+			marked = at;
+		}
+	}
+	if (at != marked)
+		ehd__sink_mark(k, start + at);
 }
 
 /*
@@ -277,7 +368,23 @@ static long long pass(struct ehd__drain *d)
 		d->iov[n++] = (struct iovec){ (void *)&round, sizeof(round) };
 	}
 	if (n) {
+		uint64_t start = k->bytes, all = 0;
+
 		err = ehd__sink_writev(k, d->iov, n);
+		if (!err && !k->spool) {
+			ehd__sink_mark(k, k->bytes);
+		} else if (err && !k->spool && k->cuttable) {
+			/* No room? What the file took whole stays. */
+			mark_taken(k, d->iov, n, start, k->bytes - start);
+			for (i = 0; i < (size_t)n; i++)
+				all += d->iov[i].iov_len;
+			if (!ehd__sink_cut(k, err)) {
+				__atomic_fetch_add(&k->limit_dropped,
+						   start + all - k->bytes,
+						   __ATOMIC_RELAXED);
+				err = 0;
+			}
+		}
 		if (err && (err != -ENOSPC || !k->spool))
 			return err;
 	}

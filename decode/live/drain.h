@@ -35,6 +35,9 @@
 
 struct ehd__spool;
 
+/* Marks kept to cut a file back to (ehd__sink_cut()). */
+#define EHD__SINK_ENDS 64
+
 /*
  * struct ehd__sink - where drained bytes go
  * @spool: the spool, or NULL
@@ -58,7 +61,39 @@ struct ehd__sink {
 	int limit_hit;
 	uint64_t limit_dropped;
 	bool limit_hold;
+	/*
+	 * A file that may be cut back (cuttable: a normal-mode perf.data,
+	 * written from offset 0): where it was last whole (nends marks, the
+	 * newest before ends[next]: the ends of passes, and of records of a
+	 * pass that found no room); no_room (atomic) the errno of the write
+	 * that found none, once it is cut back.
+	 */
+	bool cuttable;
+	int no_room;
+	uint64_t ends[EHD__SINK_ENDS];
+	size_t nends, next;
 };
+
+/*
+ * ehd__sink_mark() - a cuttable file is whole up to stream offset @at (a
+ * record's end, not before the last mark)
+ */
+void ehd__sink_mark(struct ehd__sink *k, uint64_t at);
+
+/**
+ * ehd__sink_cut() - a cuttable file that found no room: back to a mark
+ * @k: the sink
+ * @err: the write's error
+ *
+ * The first time, to the last mark (what the failed write left after it
+ * goes); each time after, to the mark before. The file then takes nothing
+ * more from the rings: what they hold is dropped and counted, as past a
+ * bound (@limit_hit).
+ *
+ * Return: 0, or @err when it is no such error (ENOSPC, EDQUOT, EFBIG), the
+ * file cannot be cut, or there is no mark left.
+ */
+int ehd__sink_cut(struct ehd__sink *k, int err);
 
 /**
  * ehd__sink_writev() - write @iov whole: to the file, or into the spool

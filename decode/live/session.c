@@ -1510,7 +1510,13 @@ static int open_sink(struct ehd_session *s)
 		if (err)
 			return err;
 	}
-	return put_out(s);
+	err = put_out(s);
+	/* A normal-mode file can be cut back to here (no room). */
+	s->sink.cuttable = s->normal;
+	s->sink.nends = s->sink.next = 0;
+	if (!err)
+		ehd__sink_mark(&s->sink, s->sink.bytes);
+	return err;
 }
 
 EHD_API int ehd_session_start(struct ehd_session *s)
@@ -1686,6 +1692,9 @@ EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms)
 		return fail(s, -EINVAL, "the session is not running");
 	if (s->sink.err)
 		return sink_fail(s);
+	if (__atomic_load_n(&s->sink.no_room, __ATOMIC_ACQUIRE))
+		return fail(s, -EFBIG, "no room for the output (%s)",
+			    strerror(s->sink.no_room));
 	if (__atomic_load_n(&s->sink.limit_hit, __ATOMIC_ACQUIRE))
 		return fail(s, -EFBIG,
 			    "the output reached its size limit (%llu bytes)",
@@ -1883,6 +1892,8 @@ static int finish_file(struct ehd_session *s)
  */
 static int end_stream(struct ehd_session *s, int err)
 {
+	int e = 0;
+
 	s->out.len = 0;
 	if (s->mapped) {
 		count_events(s, true);
@@ -1890,14 +1901,26 @@ static int end_stream(struct ehd_session *s, int err)
 	}
 	if (!err && s->out.err)
 		err = fail(s, -ENOMEM, "out of memory");
-	if (!err && !s->sink.err && ehd__sink_put(&s->sink, s->out.p,
-						  s->out.len))
-		err = sink_fail(s);
+	/*
+	 * A file that finds no room for its end is cut back a mark at a time
+	 * (ehd__sink_cut()) until it does.
+	 */
+	while (!err) {
+		e = s->sink.err;
+		if (!e)
+			e = ehd__sink_put(&s->sink, s->out.p, s->out.len);
+		if (!e && !s->spool && s->normal)
+			e = finish_file(s);
+		if (!e || ehd__sink_cut(&s->sink, e))
+			break;
+	}
 	s->out.len = 0;
-	if (!err && s->sink.err)
+	if (!err && e)
+		__atomic_store_n(&s->sink.no_room, 0, __ATOMIC_RELEASE);
+	if (!err && e && s->sink.err)
 		err = sink_fail(s);
-	if (!err && !s->spool && s->normal)
-		err = finish_file(s);
+	else if (!err && e)
+		err = e;	/* (finish_file() said why) */
 	return err;
 }
 
@@ -1991,6 +2014,7 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 	}
 	st->limit_dropped = __atomic_load_n(&s->sink.limit_dropped,
 					    __ATOMIC_RELAXED);
+	st->no_room = __atomic_load_n(&s->sink.no_room, __ATOMIC_ACQUIRE);
 }
 
 EHD_API int ehd_session_tracepoint(const struct ehd_session *s, size_t i,

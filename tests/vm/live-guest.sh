@@ -143,11 +143,11 @@ fi
 # ... and to nettrace, most of those events go the short way: written from
 # their records, as their tracepoint's event before them (ehd_reader_pass())
 "$dec" --stats -F nettrace -o t6.nettrace t6.data 2>err6n
-passed=$(sed -n 's/.*: \([0-9]*\) of its [0-9]* events written from their records.*/\1/p' err6n)
-if [ -n "$passed" ] && [ "$passed" -ge $((got / 2)) ]; then
-	ok "ehdecode -F nettrace: $passed of $got events written without being decoded"
+short=$(sed -n 's/.*: \([0-9]*\) of its [0-9]* events written from their records.*/\1/p' err6n)
+if [ -n "$short" ] && [ "$short" -ge $((got / 2)) ]; then
+	ok "ehdecode -F nettrace: $short of $got events written without being decoded"
 else
-	bad "ehdecode -F nettrace: '${passed}' of $got events written without being decoded (want half or more): $(head -n 3 err6n)"
+	bad "ehdecode -F nettrace: '${short}' of $got events written without being decoded (want half or more): $(head -n 3 err6n)"
 fi
 
 # 6b. ... and in perf record's files, which report the same losses twice:

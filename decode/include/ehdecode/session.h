@@ -124,7 +124,13 @@ extern "C" {
  * @full_passes: passes over the rings that left a ring's data there for
  *	lack of room in the spool
  * @limit_dropped: ring bytes not written because the output had reached
- *	its bound (ehd_session_set_max_size())
+ *	its bound (ehd_session_set_max_size()), or found no room
+ * @no_room: a normal-mode perf.data: the errno of a write that found no
+ *	room (ENOSPC, EDQUOT; EFBIG past RLIMIT_FSIZE), 0 if none. The file
+ *	was then cut back to the end of the last pass over the rings written
+ *	whole, takes nothing more (ehd_session_poll() returns -EFBIG), and
+ *	is completed there at the stop (cut back further, a pass at a time,
+ *	until its end fits). Back to 0 if it could not be completed.
  */
 struct ehd_session_stats {
 	uint64_t samples;
@@ -140,6 +146,7 @@ struct ehd_session_stats {
 	uint64_t spool_disk_peak;
 	uint64_t full_passes;
 	uint64_t limit_dropped;
+	int no_room;
 };
 
 struct ehd_session;
@@ -391,7 +398,9 @@ EHD_API int ehd_session_start(struct ehd_session *s);
  * mode nothing comes until ehd_session_snapshot().
  *
  * Return: 1 when there is something to read, 0 on timeout, -EINTR when a
- * signal came, or another negative errno.
+ * signal came, -EFBIG when the output file takes no more (its bound came,
+ * or it found no room: ehd_session_stats() @no_room), or another negative
+ * errno.
  */
 EHD_API int ehd_session_poll(struct ehd_session *s, int timeout_ms);
 
