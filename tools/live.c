@@ -605,6 +605,8 @@ void live_no_room(struct live *l, struct ehd_writer *w)
 	if (!w) {
 		ehd_session_stats(l->s, &st);
 		l->no_room = st.no_room;
+		if (!l->no_room)
+			return;	/* (a bound, not the room) */
 		end_status(l);
 		fprintf(stderr, "%s: no room for the file (%s): recording stopped; it ends with the last records that fit\n",
 			l->o->prog, strerror(st.no_room));

@@ -89,7 +89,7 @@ struct live {
 	bool stopped;
 	bool pipe_closed;	/* the output was a pipe its reader closed */
 	bool limit_hit;		/* the output reached --max-size */
-	int no_room;		/* the errno of a nettrace with no room */
+	int no_room;		/* the errno of a file with no room */
 	double file_started;	/* --switch-output: when this file began */
 	bool file_full;		/* ... this perf.data reached its size */
 	uint64_t lost_before;	/* ... losses in the files before it */
@@ -198,8 +198,10 @@ void live_pipe_closed(struct live *l);
 void live_limit_hit(struct live *l);
 
 /*
- * Nettrace writer @w found no room for the file (ehd_writer_stats()
- * no_room): say so, count as written only what is in it, and stop.
+ * The file found no room: that of nettrace writer @w (ehd_writer_stats()
+ * no_room: then only the events in it count as written), or with @w NULL
+ * the session's perf.data (ehd_session_stats() no_room; nothing happens
+ * when it is 0). Say so, and stop.
  */
 void live_no_room(struct live *l, struct ehd_writer *w);
 

@@ -107,25 +107,29 @@ void ehd__sink_mark(struct ehd__sink *k, uint64_t at)
 		k->nends++;
 }
 
+static uint64_t last_mark(const struct ehd__sink *k)
+{
+	return k->ends[(k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS];
+}
+
 int ehd__sink_cut(struct ehd__sink *k, int err)
 {
-	uint64_t end, was = 0;
+	uint64_t end;
 
-	if (!k->cuttable || (err != -ENOSPC && err != -EDQUOT &&
-			     err != -EFBIG))
+	if (!k->cuttable || !k->nends || (err != -ENOSPC && err != -EDQUOT &&
+					  err != -EFBIG))
 		return err;
-	if (__atomic_load_n(&k->no_room, __ATOMIC_ACQUIRE) && k->nends) {
-		/* Cut back to the one before: not room enough. */
+	if (__atomic_load_n(&k->no_room, __ATOMIC_ACQUIRE)) {
+		/* Not room enough there: back to the mark before. */
+		end = last_mark(k);
 		k->next = (k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS;
-		was = k->ends[k->next];
-		k->nends--;
-	}
-	if (!k->nends)
-		return err;
-	end = k->ends[(k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS];
-	if (was)	/* (a pass's bytes, its records and round end) */
-		__atomic_fetch_add(&k->limit_dropped, was - end,
+		if (!--k->nends)
+			return err;
+		/* (records of the rings, round ends) */
+		__atomic_fetch_add(&k->limit_dropped, end - last_mark(k),
 				   __ATOMIC_RELAXED);
+	}
+	end = last_mark(k);
 	if (ftruncate(k->fd, (off_t)end) ||
 	    lseek(k->fd, (off_t)end, SEEK_SET) != (off_t)end)
 		return err;

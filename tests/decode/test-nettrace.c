@@ -324,6 +324,18 @@ static char *sorted_lines(char *s)
 	return out;
 }
 
+/* @want and @got hold the same lines in any order; both are freed. */
+static void same_lines(char *want, char *got)
+{
+	char *w = sorted_lines(want), *g = sorted_lines(got);
+
+	assert_string_equal(w, g);
+	free(w);
+	free(g);
+	free(want);
+	free(got);
+}
+
 /* ---- walking the blocks ---- */
 
 struct block {
@@ -476,7 +488,7 @@ static void test_size_limit(void **state)
 		struct ehd_trace_info info = { .clockid = 1 };
 		const struct ehd_event *ev;
 		uint64_t taken = 0, n = 0, refused = 0;
-		char *back, *want, *got, *jsonl;
+		char *back, *jsonl;
 		size_t len, jlen;
 		uint8_t *f;
 		bool full = false;
@@ -529,13 +541,7 @@ static void test_size_limit(void **state)
 		assert_int_equal(err, 0);
 		jsonl = (char *)slurp(jfd, &jlen);
 		jsonl[jlen] = 0;
-		want = sorted_lines(jsonl);
-		got = sorted_lines(back);
-		assert_string_equal(want, got);
-		free(want);
-		free(got);
-		free(back);
-		free(jsonl);
+		same_lines(jsonl, back);
 		free(f);
 		close(fd);
 		close(jfd);
@@ -622,7 +628,7 @@ static void test_no_room(void **state)
 	size_t ri, len, jlen, i, nl;
 	uint64_t taken;
 	int fd, jfd, err, close_err;
-	char *back, *want, *got, *jsonl, *p;
+	char *back, *jsonl, *p;
 	uint8_t *f;
 
 	(void)state;
@@ -653,13 +659,7 @@ static void test_no_room(void **state)
 				break;
 			}
 		*p = 0;
-		want = sorted_lines(jsonl);
-		got = sorted_lines(back);
-		assert_string_equal(want, got);
-		free(want);
-		free(got);
-		free(back);
-		free(jsonl);
+		same_lines(jsonl, back);
 		free(f);
 		close(fd);
 		close(jfd);

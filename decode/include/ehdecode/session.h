@@ -127,10 +127,11 @@ extern "C" {
  *	its bound (ehd_session_set_max_size()), or found no room
  * @no_room: a normal-mode perf.data: the errno of a write that found no
  *	room (ENOSPC, EDQUOT; EFBIG past RLIMIT_FSIZE), 0 if none. The file
- *	was then cut back to the end of the last pass over the rings written
- *	whole, takes nothing more (ehd_session_poll() returns -EFBIG), and
- *	is completed there at the stop (cut back further, a pass at a time,
- *	until its end fits). Back to 0 if it could not be completed.
+ *	was then cut back to the end of the last record it took whole,
+ *	takes nothing more (ehd_session_poll() returns -EFBIG), and is
+ *	completed there at the stop (cut back further, by up to 64 KiB or a
+ *	pass over the rings at a time, until its end fits). Back to 0 if it
+ *	could not be completed.
  */
 struct ehd_session_stats {
 	uint64_t samples;
