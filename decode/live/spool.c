@@ -284,6 +284,20 @@ static struct chunk *new_file_chunk(struct ehd__spool *s, size_t n)
 	return c;
 }
 
+static int refused(struct ehd__spool *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->st.refused++;
+	pthread_mutex_unlock(&s->lock);
+	return s->err ? s->err : -ENOSPC;
+}
+
+/*
+ * Append to file chunk @c. A write that finds no room on the disk (or
+ * passes the file size limit) is a refusal, as when the bound is reached:
+ * nothing of the put counts (what was written of it is overwritten by the
+ * next), and the producer leaves its data in the ring.
+ */
 static int put_file(struct ehd__spool *s, struct chunk *c,
 		    const struct iovec *iov, int niov)
 {
@@ -295,10 +309,12 @@ static int put_file(struct ehd__spool *s, struct chunk *c,
 		err = ehd__pwrite_full(s->file, iov[i].iov_base, iov[i].iov_len,
 				       off, &n);
 		off += n;
-		c->len += n;
+		if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG)
+			return refused(s);
 		if (err)
 			return s->err = err;
 	}
+	c->len += off - start;
 	s->file_end = off;
 	pthread_mutex_lock(&s->lock);
 	s->st.disk += off - start;
@@ -306,14 +322,6 @@ static int put_file(struct ehd__spool *s, struct chunk *c,
 		s->st.disk_peak = off;
 	pthread_mutex_unlock(&s->lock);
 	return 0;
-}
-
-static int refused(struct ehd__spool *s)
-{
-	pthread_mutex_lock(&s->lock);
-	s->st.refused++;
-	pthread_mutex_unlock(&s->lock);
-	return s->err ? s->err : -ENOSPC;
 }
 
 static void copy_in(struct chunk *c, const struct iovec *iov, int niov)

@@ -102,9 +102,10 @@ void ehd__spool_unbound(struct ehd__spool *sp);
  * @iov: the pieces
  * @n: how many
  *
- * Return: 0; -ENOSPC when there is no room (nothing was put); or the
- * errno of a failed write to the file (the spool is then failed: every
- * later call says so).
+ * Return: 0; -ENOSPC when there is no room (nothing was put), also when
+ * the file found none on its disk (ENOSPC, EDQUOT, EFBIG past the file
+ * size limit); or the errno of another failed write to the file (the
+ * spool is then failed: every later call says so).
  */
 int ehd__spool_put(struct ehd__spool *sp, const struct iovec *iov, int n);
 

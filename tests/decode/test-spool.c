@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-spool - the queue between a live session's drain thread and its
+ * consumer (decode/live/spool.c): what waits past the memory bound goes to
+ * a file, and a file that finds no room on its disk refuses the put whole,
+ * as a full spool does, instead of failing the recording.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
+#include <cmocka.h>
+
+#include "live/spool.h"
+
+/* Puts of an odd size, so that the file's limit falls inside one. */
+#define PUT 3000
+
+/* Put number @k: its bytes say which it is. */
+static void fill(uint8_t *p, uint32_t k)
+{
+	size_t i;
+
+	for (i = 0; i < PUT; i++)
+		p[i] = (uint8_t)(k * 7 + i);
+}
+
+/* Read what is committed: the puts from @first on, whole and in order. */
+static uint32_t read_puts(struct ehd__spool *sp, uint32_t first)
+{
+	uint8_t got[PUT], want[PUT];
+	uint32_t k = first;
+	size_t have = 0;
+	ssize_t n;
+
+	while ((n = ehd__spool_read(sp, got + have, PUT - have)) > 0) {
+		have += (size_t)n;
+		if (have < PUT)
+			continue;
+		fill(want, k++);
+		assert_memory_equal(got, want, PUT);
+		have = 0;
+	}
+	assert_int_equal(n, -EAGAIN);
+	assert_int_equal(have, 0);
+	return k - first;
+}
+
+/*
+ * Memory of one chunk, then a file whose size limit is 256 KiB (SIGXFSZ
+ * ignored): the put that passes it is refused with -ENOSPC, nothing of
+ * it read, and the spool goes on: once the consumer has taken what
+ * waited, puts are taken again.
+ */
+static void test_file_no_room(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX";
+	struct ehd__spool_stats st;
+	struct rlimit old, lim;
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	struct ehd__spool *sp;
+	uint8_t buf[PUT];
+	struct iovec v = { buf, PUT };
+	uint32_t k = 0, n;
+	int err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(ehd__spool_new(&sp, EHD__SPOOL_CHUNK, 64u << 20, dir),
+			 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 256u << 10;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	for (;;) {
+		fill(buf, k);
+		err = ehd__spool_put(sp, &v, 1);
+		if (err)
+			break;
+		k++;
+	}
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	assert_int_equal(err, -ENOSPC);
+	ehd__spool_stats(sp, &st);
+	print_message("%u puts taken, %llu bytes in the file\n", k,
+		      (unsigned long long)st.disk);
+	assert_true(st.disk > 0 && st.disk <= (256u << 10));
+	assert_int_equal(st.refused, 1);
+	ehd__spool_commit(sp);
+	assert_int_equal(read_puts(sp, 0), k);
+	/* Room again: taken (in memory), and read after the others. */
+	fill(buf, k);
+	assert_int_equal(ehd__spool_put(sp, &v, 1), 0);
+	ehd__spool_commit(sp);
+	n = read_puts(sp, k);
+	assert_int_equal(n, 1);
+	ehd__spool_close(sp, 0);
+	assert_int_equal(ehd__spool_read(sp, buf, PUT), 0);
+	ehd__spool_free(sp);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_no_room),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
