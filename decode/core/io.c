@@ -108,3 +108,13 @@ int ehd__pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
 		return -EINVAL;
 	return put_all(fd, buf, n, (int64_t)off, done);
 }
+
+int ehd__cut_back(int fd, uint64_t end)
+{
+	if (end > INT64_MAX)
+		return -EINVAL;
+	if (ftruncate(fd, (off_t)end) ||
+	    lseek(fd, (off_t)end, SEEK_SET) != (off_t)end)
+		return -errno;
+	return 0;
+}

@@ -11,6 +11,8 @@
 #ifndef EHD_IO_H
 #define EHD_IO_H
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -43,5 +45,23 @@ int ehd__write_full(int fd, const void *buf, size_t n, size_t *done);
 /* ehd__write_full() at offset @off of a file (pwrite(2)). */
 int ehd__pwrite_full(int fd, const void *buf, size_t n, uint64_t off,
 		     size_t *done);
+
+/*
+ * ehd__no_room() - a write failed for want of room: ENOSPC (the disk),
+ * EDQUOT (the quota) or EFBIG (past the file size limit, RLIMIT_FSIZE,
+ * with SIGXFSZ ignored); @err is negative
+ */
+static inline bool ehd__no_room(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EFBIG;
+}
+
+/*
+ * ehd__cut_back() - a regular file ends at @end, and is written there
+ * next (what was written after it goes)
+ *
+ * Return: 0, or a negative errno.
+ */
+int ehd__cut_back(int fd, uint64_t end);
 
 #endif /* EHD_IO_H */

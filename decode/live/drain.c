@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <linux/perf_event.h>
 
+#include "core/io.h"
 #include "live/drain.h"
 #include "formats/perf/perf-file.h"
 #include "live/spool.h"
@@ -116,8 +117,7 @@ int ehd__sink_cut(struct ehd__sink *k, int err)
 {
 	uint64_t end;
 
-	if (!k->cuttable || !k->nends || (err != -ENOSPC && err != -EDQUOT &&
-					  err != -EFBIG))
+	if (!k->cuttable || !k->nends || !ehd__no_room(err))
 		return err;
 	if (__atomic_load_n(&k->no_room, __ATOMIC_ACQUIRE)) {
 		/* Not room enough there: back to the mark before. */
@@ -130,8 +130,7 @@ int ehd__sink_cut(struct ehd__sink *k, int err)
 				   __ATOMIC_RELAXED);
 	}
 	end = last_mark(k);
-	if (ftruncate(k->fd, (off_t)end) ||
-	    lseek(k->fd, (off_t)end, SEEK_SET) != (off_t)end)
+	if (ehd__cut_back(k->fd, end))
 		return err;
 	k->bytes = end;
 	k->err = 0;

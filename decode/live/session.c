@@ -1915,12 +1915,11 @@ static int end_stream(struct ehd_session *s, int err)
 			break;
 	}
 	s->out.len = 0;
-	if (!err && e)
+	if (!err && e) {
+		/* Not completed: no file to keep. */
 		__atomic_store_n(&s->sink.no_room, 0, __ATOMIC_RELEASE);
-	if (!err && e && s->sink.err)
-		err = sink_fail(s);
-	else if (!err && e)
-		err = e;	/* (finish_file() said why) */
+		err = s->sink.err ? sink_fail(s) : e;	/* (else said) */
+	}
 	return err;
 }
 

@@ -309,7 +309,7 @@ static int put_file(struct ehd__spool *s, struct chunk *c,
 		err = ehd__pwrite_full(s->file, iov[i].iov_base, iov[i].iov_len,
 				       off, &n);
 		off += n;
-		if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG)
+		if (ehd__no_room(err))
 			return refused(s);
 		if (err)
 			return s->err = err;

@@ -467,6 +467,91 @@ static struct ehd_event varied(const struct ehd_event *ev, uint64_t n)
 }
 
 /*
+ * struct fill - a nettrace filled with varied() events (fill_until_refused())
+ * @fsize: the file size limit (RLIMIT_FSIZE, SIGXFSZ ignored), or
+ *	RLIM_INFINITY
+ * @limit: ehd_writer_set_limit(), or 0
+ * @max: events to take at most, or 0
+ * @err: gets the error of the event refused, or 0
+ * @refused: gets its payload's size
+ * @taken: gets the events taken (each also written to the JSONL)
+ * @close_err: gets what ehd_writer_close() returned
+ * @st: gets the writer's counts after it
+ */
+struct fill {
+	rlim_t fsize;
+	uint64_t limit;
+	uint64_t max;
+	int err;
+	uint64_t refused;
+	uint64_t taken;
+	int close_err;
+	struct ehd_writer_stats st;
+};
+
+/*
+ * Write varied() events to nettrace @fd, and each taken to JSONL @jfd,
+ * until one is refused (no event is taken after it either) or @fl->max
+ * are taken; 5 events said lost; close both.
+ */
+static void fill_until_refused(int fd, int jfd, struct fill *fl)
+{
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	struct ehd_writer *jw = ehd_writer_new(EHD_OUT_JSONL, jfd, 0,
+					       EHD_META_ALL);
+	struct ehd_trace_info info = { .clockid = 1 };
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	const struct ehd_event *ev;
+	struct rlimit old, lim;
+	uint64_t n = 0;
+
+	fl->err = 0;
+	fl->taken = 0;
+	if (fl->limit) {
+		assert_int_equal(ehd_writer_set_limit(w, 100), -EINVAL);
+		assert_int_equal(ehd_writer_set_limit(w, fl->limit), 0);
+		assert_int_equal(ehd_writer_set_limit(jw, fl->limit),
+				 -ENOTSUP);
+	}
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = fl->fsize;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
+	assert_int_equal(ehd_writer_begin(jw, "test"), 0);
+	while (!fl->err && (!fl->max || fl->taken < fl->max)) {
+		struct ehd_reader *r = ehd_reader_new(0);
+
+		assert_int_equal(ehd_reader_open(r, dat_path), 0);
+		while (!fl->err && (!fl->max || fl->taken < fl->max) &&
+		       ehd_reader_next(r, &ev) > 0) {
+			struct ehd_event e = varied(ev, n++);
+
+			fl->err = ehd_writer_event(w, &e);
+			if (fl->err == -E2BIG) {
+				fl->err = 0;	/* Huge: not written */
+			} else if (fl->err) {
+				fl->refused = e.size;
+				assert_int_equal(ehd_writer_event(w, &e),
+						 fl->err);
+			} else {
+				assert_int_equal(ehd_writer_event(jw, &e), 0);
+				fl->taken++;
+			}
+		}
+		ehd_reader_free(r);
+	}
+	ehd_writer_add_lost(w, 5);	/* (told at the end) */
+	fl->close_err = ehd_writer_close(w);
+	ehd_writer_stats(w, &fl->st);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	assert_int_equal(ehd_writer_close(jw), 0);
+	ehd_writer_free(w);
+	ehd_writer_free(jw);
+}
+
+/*
  * ehd_writer_set_limit(): events go in until one would take the closed
  * file past the limit; it and every later one are refused with -EFBIG,
  * and the file that closes is within the limit, strictly readable, with
@@ -480,63 +565,26 @@ static void test_size_limit(void **state)
 
 	(void)state;
 	for (li = 0; li < sizeof(limits) / sizeof(limits[0]); li++) {
+		struct fill fl = { .fsize = RLIM_INFINITY,
+				   .limit = limits[li] };
 		int fd = memfd_create("limit", 0), jfd = memfd_create("j", 0);
-		struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0,
-						      0);
-		struct ehd_writer *jw = ehd_writer_new(EHD_OUT_JSONL, jfd, 0,
-						       EHD_META_ALL);
-		struct ehd_trace_info info = { .clockid = 1 };
-		const struct ehd_event *ev;
-		uint64_t taken = 0, n = 0, refused = 0;
 		char *back, *jsonl;
 		size_t len, jlen;
 		uint8_t *f;
-		bool full = false;
 		int err;
 
-		assert_int_equal(ehd_writer_set_limit(w, 100), -EINVAL);
-		assert_int_equal(ehd_writer_set_limit(w, limits[li]), 0);
-		assert_int_equal(ehd_writer_set_limit(jw, limits[li]),
-				 -ENOTSUP);
-		assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
-		assert_int_equal(ehd_writer_begin(jw, "test"), 0);
-		while (!full) {
-			struct ehd_reader *r = ehd_reader_new(0);
-
-			assert_int_equal(ehd_reader_open(r, dat_path), 0);
-			while (!full && ehd_reader_next(r, &ev) > 0) {
-				struct ehd_event e = varied(ev, n++);
-
-				err = ehd_writer_event(w, &e);
-				if (err == -E2BIG)
-					continue;	/* Huge: not written */
-				if (err == -EFBIG) {
-					full = true;
-					refused = e.size;
-					/* No event after it either. */
-					assert_int_equal(ehd_writer_event(w, &e),
-							 -EFBIG);
-					break;
-				}
-				assert_int_equal(err, 0);
-				assert_int_equal(ehd_writer_event(jw, &e), 0);
-				taken++;
-			}
-			ehd_reader_free(r);
-		}
-		assert_int_equal(ehd_writer_close(w), 0);
-		assert_int_equal(ehd_writer_close(jw), 0);
-		ehd_writer_free(w);
-		ehd_writer_free(jw);
+		fill_until_refused(fd, jfd, &fl);
+		assert_int_equal(fl.err, -EFBIG);
+		assert_int_equal(fl.close_err, 0);
 		f = slurp(fd, &len);
 		print_message("limit %llu: %zu bytes, %llu events, then one of %llu bytes\n",
 			      (unsigned long long)limits[li], len,
-			      (unsigned long long)taken,
-			      (unsigned long long)refused);
+			      (unsigned long long)fl.taken,
+			      (unsigned long long)fl.refused);
 		assert_true(len <= limits[li]);
 		/* Not far under, unless the next one was large. */
-		assert_true(len + refused >= limits[li] * 9 / 10);
-		assert_true(taken > 0);
+		assert_true(len + fl.refused >= limits[li] * 9 / 10);
+		assert_true(fl.taken > 0);
 		back = read_back(fd, EHD_READER_STRICT, &err);
 		assert_int_equal(err, 0);
 		jsonl = (char *)slurp(jfd, &jlen);
@@ -546,65 +594,6 @@ static void test_size_limit(void **state)
 		close(fd);
 		close(jfd);
 	}
-}
-
-/*
- * Write varied() events to nettrace @fd, and each taken to JSONL @jfd,
- * under a file size limit of @fsize bytes (RLIMIT_FSIZE, SIGXFSZ
- * ignored), until one is refused or @max are taken (0: no bound), and
- * close: the refusal's error or 0, the events taken in *@taken.
- */
-static int write_until_refused(int fd, int jfd, rlim_t fsize, uint64_t max,
-			       struct ehd_writer_stats *st, int *close_err,
-			       uint64_t *taken)
-{
-	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
-	struct ehd_writer *jw = ehd_writer_new(EHD_OUT_JSONL, jfd, 0,
-					       EHD_META_ALL);
-	struct ehd_trace_info info = { .clockid = 1 };
-	struct rlimit old, lim;
-	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
-	const struct ehd_event *ev;
-	uint64_t n = 0;
-	int err = 0;
-
-	*taken = 0;
-	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
-	lim = old;
-	lim.rlim_cur = fsize;
-	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-	assert_int_equal(ehd_writer_begin_trace(w, "test", &info), 0);
-	assert_int_equal(ehd_writer_begin(jw, "test"), 0);
-	while (!err && (!max || *taken < max)) {
-		struct ehd_reader *r = ehd_reader_new(0);
-
-		assert_int_equal(ehd_reader_open(r, dat_path), 0);
-		while (!err && (!max || *taken < max) &&
-		       ehd_reader_next(r, &ev) > 0) {
-			struct ehd_event e = varied(ev, n++);
-
-			err = ehd_writer_event(w, &e);
-			if (err == -E2BIG) {
-				err = 0;	/* Huge: not written */
-			} else if (!err) {
-				assert_int_equal(ehd_writer_event(jw, &e), 0);
-				(*taken)++;
-			}
-		}
-		ehd_reader_free(r);
-	}
-	/* No event after a refused one either. */
-	if (err)
-		assert_int_equal(ehd_writer_event(w, ev), err);
-	ehd_writer_add_lost(w, 5);	/* (told at the end) */
-	*close_err = ehd_writer_close(w);
-	ehd_writer_stats(w, st);
-	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
-	signal(SIGXFSZ, was);
-	assert_int_equal(ehd_writer_close(jw), 0);
-	ehd_writer_free(w);
-	ehd_writer_free(jw);
-	return err;
 }
 
 /*
@@ -624,10 +613,9 @@ static void test_no_room(void **state)
 		rlim_t room;
 		uint64_t max;
 	} runs[] = { { 700000, 0 }, { 2500000, 0 }, { 700000, 200 } };
-	struct ehd_writer_stats st;
+	struct fill fl = { 0 };
 	size_t ri, len, jlen, i, nl;
-	uint64_t taken;
-	int fd, jfd, err, close_err;
+	int fd, jfd, err;
 	char *back, *jsonl, *p;
 	uint8_t *f;
 
@@ -635,26 +623,27 @@ static void test_no_room(void **state)
 	for (ri = 0; ri < sizeof(runs) / sizeof(runs[0]); ri++) {
 		fd = memfd_create("room", 0);
 		jfd = memfd_create("j", 0);
-		err = write_until_refused(fd, jfd, runs[ri].room, runs[ri].max,
-					  &st, &close_err, &taken);
+		fl.fsize = runs[ri].room;
+		fl.max = runs[ri].max;
+		fill_until_refused(fd, jfd, &fl);
 		f = slurp(fd, &len);
 		print_message("room %llu: %zu bytes, %llu of %llu events\n",
 			      (unsigned long long)runs[ri].room, len,
-			      (unsigned long long)st.events,
-			      (unsigned long long)taken);
-		assert_int_equal(err, runs[ri].max ? 0 : -EFBIG);
-		assert_int_equal(st.no_room, EFBIG);
-		assert_int_equal(close_err, -EFBIG);
+			      (unsigned long long)fl.st.events,
+			      (unsigned long long)fl.taken);
+		assert_int_equal(fl.err, runs[ri].max ? 0 : -EFBIG);
+		assert_int_equal(fl.st.no_room, EFBIG);
+		assert_int_equal(fl.close_err, -EFBIG);
 		assert_true(len <= runs[ri].room);
-		assert_int_equal(st.bytes, len);
-		assert_true(st.events > 0 && st.events < taken);
+		assert_int_equal(fl.st.bytes, len);
+		assert_true(fl.st.events > 0 && fl.st.events < fl.taken);
 		check_key(f, len, "ehd:EventsLost", 5);
 		back = read_back(fd, EHD_READER_STRICT, &err);
 		assert_int_equal(err, 0);
 		/* The first st.events events taken, in time order. */
 		jsonl = (char *)slurp(jfd, &jlen);
 		for (i = 0, nl = 0, p = jsonl; i < jlen; i++)
-			if (jsonl[i] == '\n' && ++nl == st.events) {
+			if (jsonl[i] == '\n' && ++nl == fl.st.events) {
 				p = jsonl + i + 1;
 				break;
 			}
@@ -667,10 +656,12 @@ static void test_no_room(void **state)
 	/* Not even the first window fits. */
 	fd = memfd_create("room", 0);
 	jfd = memfd_create("j", 0);
-	err = write_until_refused(fd, jfd, 4096, 0, &st, &close_err, &taken);
-	assert_int_equal(err, -EFBIG);
-	assert_int_equal(st.no_room, 0);
-	assert_int_equal(close_err, -EFBIG);
+	fl.fsize = 4096;
+	fl.max = 0;
+	fill_until_refused(fd, jfd, &fl);
+	assert_int_equal(fl.err, -EFBIG);
+	assert_int_equal(fl.st.no_room, 0);
+	assert_int_equal(fl.close_err, -EFBIG);
 	close(fd);
 	close(jfd);
 }

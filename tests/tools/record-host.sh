@@ -18,9 +18,10 @@
 #    both formats;
 #  - --max-size 200K, both formats: a complete file of at most 200 KiB
 #    (ehdecode --strict reads it, so does perf script), said on stderr;
-#  - no room for the file (a file size limit), both formats: exit 1, the
-#    file ended complete with the events that fit (perf script reads the
-#    perf.data), kept; for nettrace, their number said;
+#  - no room for the file (a file size limit; a full tmpfs where one can
+#    be mounted), both formats: exit 1, the file ended complete with the
+#    events that fit (perf script reads the perf.data), kept; for
+#    nettrace, their number said;
 #  - --switch-output: by time around a command that execs /bin/true 200
 #    times, files that each read on their own (--strict, perf script)
 #    and whose exec events add up to 200; by size, every file within it;
@@ -44,6 +45,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/record-host.XXXXXX")
 busy=()
 cleanup() {
 	[ ${#busy[@]} = 0 ] || kill "${busy[@]}" 2>/dev/null
+	umount "$tmp/full" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -320,34 +322,56 @@ for fmt in nettrace perf; do
 		bad "-F $fmt --max-size 200K: exit $rc, $size bytes: $(head -n 2 "$tmp/err") $(head -n 1 "$tmp/err2" 2>/dev/null)"
 	fi
 done
-# No room for the file (a full disk; here a file size limit, SIGXFSZ
-# ignored): a complete file of what fit, kept (the one before as .old);
-# exit 1; said. nettrace is cut back to its last window written whole,
-# and the events said written are those in it; a perf.data to the last
-# record the file took whole, and perf script reads it.
-for fmt in nettrace perf; do
-	f=$tmp/room.$fmt
+# No room for the file: a file size limit (ulimit -f 400, SIGXFSZ
+# ignored), and a full disk (a tmpfs of 400 KiB, where one can be
+# mounted): a complete file of what fit, kept (the one before as .old);
+# exit 1; said, with the error. nettrace is cut back to its last window
+# written whole, and the events said written are those in it; a perf.data
+# to the last record the file took whole, then back further until its
+# end fits (a file cut at the bound has no room for it), and perf script
+# reads it.
+# room HOW FORMAT: record there (HOW: limit or full), check
+room() {
+	local how=$1 fmt=$2 d=$tmp rc size said n why="File too large"
+	local f
+
+	[ "$how" = full ] && d=$tmp/full why="No space left on device"
+	f=$d/room.$fmt
 	echo old >"$f"
-	( trap '' XFSZ; ulimit -f 400
-	  exec "$rec" -F $fmt -o "$f" -e sched:sched_switch -- \
+	( trap '' XFSZ; [ "$how" = limit ] && ulimit -f 400
+	  exec "$rec" -F "$fmt" -o "$f" -e sched:sched_switch -- \
 		sh -c 'for i in $(seq 3000); do /bin/true; done' ) 2>"$tmp/err"
 	rc=$?
 	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
 	said=$(sed -n 's/.*: wrote .*: \([0-9]*\) events,.*/\1/p' "$tmp/err")
 	n=$("$dec" --strict -F jsonl "$f" 2>"$tmp/err2" | wc -l)
-	[ $fmt = perf ] && said=$n	# (it says the events recorded)
-	if [ $fmt = perf ] && command -v perf >/dev/null &&
+	[ "$fmt" = perf ] && said=$n	# (it says the events recorded)
+	if [ "$fmt" = perf ] && command -v perf >/dev/null &&
 	   ! perf script -i "$f" >/dev/null 2>>"$tmp/err2"; then
 		n="perf script failed, $n"
 	fi
 	if [ $rc = 1 ] && [ "$size" -le 409600 ] && [ "$n" -gt 100 ] &&
-	   [ "$said" = "$n" ] && grep -q "no room for the file" "$tmp/err" &&
+	   [ "$said" = "$n" ] &&
+	   grep -q "no room for the file ($why)" "$tmp/err" &&
 	   [ ! -s "$tmp/err2" ] && [ "$(cat "$f.old")" = old ]; then
-		ok "-F $fmt, no room: exit 1, a complete file of $size bytes, $n events"
+		ok "-F $fmt, no room ($how): exit 1, a complete file of $size bytes, $n events"
 	else
-		bad "-F $fmt, no room: exit $rc, $size bytes, $n events read, '$said' said: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
+		bad "-F $fmt, no room ($how): exit $rc, $size bytes, $n events read, '$said' said: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
 	fi
+	rm -f "$f" "$f.old"
+}
+for fmt in nettrace perf; do
+	room limit $fmt
 done
+mkdir "$tmp/full"
+if mount -t tmpfs -o size=400k tmpfs "$tmp/full" 2>"$tmp/err"; then
+	for fmt in nettrace perf; do
+		room full $fmt
+	done
+	umount "$tmp/full"
+else
+	echo "note: no tmpfs mounted here ($(head -n 1 "$tmp/err")): the full disk not tried"
+fi
 
 if command -v perf >/dev/null; then
 	if perf script -i "$tmp/max.perf" >/dev/null 2>"$tmp/err"; then

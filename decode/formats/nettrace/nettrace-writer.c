@@ -309,12 +309,9 @@ static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
 static bool end_early(struct ehd__ntw *w, int err)
 {
 	uint64_t lost = w->st.lost;
-	off_t end;
 
-	if (w->start < 0 || !w->st.bytes || w->ending)
-		return false;
-	end = w->start + (off_t)w->st.bytes;
-	if (ftruncate(w->fd, end) || lseek(w->fd, end, SEEK_SET) != end)
+	if (w->start < 0 || !w->st.bytes || w->ending ||
+	    ehd__cut_back(w->fd, (uint64_t)w->start + w->st.bytes))
 		return false;
 	w->out.len = 0;
 	w->st = w->done;
@@ -337,8 +334,7 @@ static int write_out(struct ehd__ntw *w)
 	if (w->err)
 		return w->err;
 	err = ehd__write_full(w->fd, w->out.p, w->out.len, NULL);
-	if ((err == -ENOSPC || err == -EDQUOT || err == -EFBIG) &&
-	    end_early(w, err))
+	if (ehd__no_room(err) && end_early(w, err))
 		return -EFBIG;
 	if (err)
 		return w->err = err;
