@@ -83,7 +83,8 @@ LIVE_HELP_SYSTEM
 "                              tid, provider, event, then name,value pairs\n"
 "                              of its fields (struct.field, array.0, ...)\n"
 "  -o, --output=FILE    write to FILE instead of standard output; it is\n"
-"                       replaced only when the run succeeds\n"
+"                       replaced only when the run succeeds (or when a\n"
+"                       live nettrace finds no room: it keeps what fit)\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
 "                       tag activity relatedActivity provider event options\n"
@@ -268,22 +269,23 @@ static int decode(struct ehd_reader *r, const char *name,
 	return ret;
 }
 
-/* Collect live into @w until Ctrl-C or the command's end. */
-static int decode_live(const struct options *o, struct ehd_writer *w,
-		       char **command)
+/*
+ * Collect live into @w through @l until Ctrl-C or the command's end; @l
+ * is the caller's to live_free() (started or not).
+ */
+static int decode_live(const struct options *o, struct live *l,
+		       struct ehd_writer *w, char **command)
 {
 	struct live_opts *lo = o->live;
-	struct live l;
 	int ret;
 
 	lo->prog = prog;
 	lo->command = command;	/* as live_check() took it */
-	ret = live_start(&l, lo);
+	ret = live_start(l, lo);
 	if (!ret)
-		ret = live_run_command(&l);
+		ret = live_run_command(l);
 	if (!ret)
-		ret = live_write_events(&l, &w, o->reader_flags);
-	live_free(&l);
+		ret = live_write_events(l, &w, o->reader_flags);
 	return ret;
 }
 
@@ -315,7 +317,11 @@ static int run(int argc, char **argv, struct live_opts *live)
 	};
 	struct ehd_reader **inputs = NULL;
 	struct out_file out = { .fd = -1 };
+	struct ehd_writer_stats ws;
 	struct ehd_writer *w;
+	struct live l;
+	bool started = false;	/* l to free */
+	bool kept = false;	/* a failed run's file, complete */
 	const char *why;
 	int c, k, fd = STDOUT_FILENO, ret = 0, err, i;
 
@@ -450,7 +456,9 @@ static int run(int argc, char **argv, struct live_opts *live)
 	}
 	if (live->live) {
 		/* Live: what follows the options is the command to run. */
-		err = decode_live(&o, w, optind < argc ? argv + optind : NULL);
+		err = decode_live(&o, &l, w,
+				  optind < argc ? argv + optind : NULL);
+		started = true;
 		if (err)
 			ret = 1;
 		argc = optind;
@@ -465,7 +473,18 @@ static int run(int argc, char **argv, struct live_opts *live)
 			break;
 	}
 	err = ehd_writer_close(w);
-	if (err) {
+	ehd_writer_stats(w, &ws);
+	if (err && started && ws.no_room && out.fd >= 0) {
+		/*
+		 * A live collection, complete up to where its file found no
+		 * room: kept (the one before as FILE.old), as ehrecord keeps
+		 * it; a decoding of files can be done again.
+		 */
+		live_no_room(&l, w);
+		report_writer(prog, w, o.format, o.stats);
+		kept = true;
+		ret = 1;
+	} else if (err) {
 		fprintf(stderr, "%s: %s: %s\n", prog,
 			o.output ? o.output : "standard output", strerror(-err));
 		ret = 1;
@@ -474,16 +493,18 @@ static int run(int argc, char **argv, struct live_opts *live)
 	}
 	ehd_writer_free(w);
 done:
-	if (out.fd >= 0 && ret) {
+	if (out.fd >= 0 && ret && !kept) {
 		out_abandon(&out);
 	} else if (out.fd >= 0) {
-		err = out_commit(&out, false);
+		err = out_commit(&out, kept);
 		if (err) {
 			fprintf(stderr, "%s: %s: %s\n", prog, o.output,
 				strerror(-err));
 			ret = 1;
 		}
 	}
+	if (started)
+		live_free(&l);
 	for (i = optind; inputs && i < argc; i++)
 		ehd_reader_free(inputs[i - optind]);
 	free(inputs);

@@ -935,8 +935,6 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 	return ret;
 }
 
-
-
 int live_write_perf(struct live *l)
 {
 	int ret = 0;

@@ -19,9 +19,10 @@
 #  - --max-size 200K, both formats: a complete file of at most 200 KiB
 #    (ehdecode --strict reads it, so does perf script), said on stderr;
 #  - no room for the file (a file size limit; a full tmpfs where one can
-#    be mounted), both formats: exit 1, the file ended complete with the
-#    events that fit (perf script reads the perf.data), kept; for
-#    nettrace, their number said;
+#    be mounted), both formats, and ehdecode -e to nettrace: exit 1, the
+#    file ended complete with the events that fit (perf script reads the
+#    perf.data), kept, the one before as .old; for nettrace, their number
+#    said;
 #  - --switch-output: by time around a command that execs /bin/true 200
 #    times, files that each read on their own (--strict, perf script)
 #    and whose exec events add up to 200; by size, every file within it;
@@ -332,18 +333,24 @@ done
 # reads it.
 # room HOW FORMAT: record there (HOW: limit or full), check
 room() {
-	local how=$1 fmt=$2 d=$tmp rc size said n why="File too large"
-	local f
+	local how=$1 fmt=$2 tool=${3:-ehrecord} d=$tmp rc size said n
+	local why="File too large" f
 
 	[ "$how" = full ] && d=$tmp/full why="No space left on device"
 	f=$d/room.$fmt
 	echo old >"$f"
 	( trap '' XFSZ; [ "$how" = limit ] && ulimit -f 400
-	  exec "$rec" -F "$fmt" -o "$f" -e sched:sched_switch -- \
+	  if [ "$tool" = ehdecode ]; then
+		set -- "$dec" --stats
+	  else
+		set -- "$rec"
+	  fi
+	  exec "$@" -F "$fmt" -o "$f" -e sched:sched_switch -- \
 		sh -c 'for i in $(seq 3000); do /bin/true; done' ) 2>"$tmp/err"
 	rc=$?
 	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
-	said=$(sed -n 's/.*: wrote .*: \([0-9]*\) events,.*/\1/p' "$tmp/err")
+	said=$(sed -n -e 's/.*: wrote .*: \([0-9]*\) events,.*/\1/p' \
+		-e 's/^ehdecode: \([0-9]*\) events, .*/\1/p' "$tmp/err")
 	n=$("$dec" --strict -F jsonl "$f" 2>"$tmp/err2" | wc -l)
 	[ "$fmt" = perf ] && said=$n	# (it says the events recorded)
 	if [ "$fmt" = perf ] && command -v perf >/dev/null &&
@@ -354,20 +361,24 @@ room() {
 	   [ "$said" = "$n" ] &&
 	   grep -q "no room for the file ($why)" "$tmp/err" &&
 	   [ ! -s "$tmp/err2" ] && [ "$(cat "$f.old")" = old ]; then
-		ok "-F $fmt, no room ($how): exit 1, a complete file of $size bytes, $n events"
+		ok "$tool -F $fmt, no room ($how): exit 1, a complete file of $size bytes, $n events"
 	else
-		bad "-F $fmt, no room ($how): exit $rc, $size bytes, $n events read, '$said' said: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
+		bad "$tool -F $fmt, no room ($how): exit $rc, $size bytes, $n events read, '$said' said: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
 	fi
 	rm -f "$f" "$f.old"
 }
+# (ehdecode -e keeps what fit as ehrecord does: the events are not
+# anywhere else)
 for fmt in nettrace perf; do
 	room limit $fmt
 done
+room limit nettrace ehdecode
 mkdir "$tmp/full"
 if mount -t tmpfs -o size=400k tmpfs "$tmp/full" 2>"$tmp/err"; then
 	for fmt in nettrace perf; do
 		room full $fmt
 	done
+	room full nettrace ehdecode
 	umount "$tmp/full"
 else
 	echo "note: no tmpfs mounted here ($(head -n 1 "$tmp/err")): the full disk not tried"
