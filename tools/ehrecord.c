@@ -218,17 +218,25 @@ static int series_rotate(struct live *l, struct ehd_writer **w)
 		return 1;
 	}
 	if (w) {
+		struct ehd_writer_stats ws;
+		struct ehd_writer *nw = NULL;
+
 		err = ehd_writer_close(*w);
-		ehd_writer_free(*w);
-		*w = err ? NULL : series_writer(sr, next.fd);
-		if (err || !*w) {
-			fprintf(stderr, "%s: %s: %s\n", prog,
-				err ? sr->path : path,
-				strerror(err ? -err : errno));
+		ehd_writer_stats(*w, &ws);
+		if (err && !ws.no_room)	/* (no room: run() says it) */
+			fprintf(stderr, "%s: %s: %s\n", prog, sr->path,
+				strerror(-err));
+		if (!err && !(nw = series_writer(sr, next.fd)))
+			fprintf(stderr, "%s: %s: %s\n", prog, path,
+				strerror(errno));
+		if (!nw) {
+			/* *w, closed, stays: run() ends with it. */
 			out_abandon(&next);
 			free(path);
 			return 1;
 		}
+		ehd_writer_free(*w);
+		*w = nw;
 	} else if (ehd_session_switch_output(l->s, next.fd)) {
 		fprintf(stderr, "%s: %s\n", prog, ehd_session_error(l->s));
 		out_abandon(&next);

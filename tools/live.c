@@ -793,9 +793,9 @@ static int next_writer(struct live *l, struct ehd_writer **w,
 	ehd_writer_end(*w);
 	ehd_writer_add_lost(*w, lost - l->lost_before);
 	l->lost_before = lost;
-	l->events_before = l->events;
 	if (l->o->rotate(l, w))
-		return 1;
+		return 1;	/* (*w, closed, still the file's) */
+	l->events_before = l->events;
 	l->w = *w;
 	l->file_started = now();
 	/* A system trace's processes and mappings, in this file too. */
@@ -1005,21 +1005,22 @@ void live_report(struct live *l)
 void live_summary(const struct live *l, const char *output,
 		  const char *last)
 {
+	bool perf = l->o->out_fd >= 0;
 	struct ehd_session_stats st;
 	bool cut;
 
 	ehd_session_stats(l->s, &st);
 	/*
 	 * A perf.data holds what the session recorded (unless it was cut
-	 * back for want of room); a nettrace, what was written.
+	 * back for want of room: then those were recorded, not all kept);
+	 * a nettrace, what was written.
 	 */
-	cut = l->o->out_fd >= 0 && st.no_room;
+	cut = l->no_room || (perf && st.no_room);
 	fprintf(stderr, "%s: wrote %s%s%s%s: %llu events%s, %llu lost, in %.1f s\n",
 		l->o->prog, output, last ? " to " : "", last ? last : "",
 		cut ? " (cut short: no room)" : "",
-		(unsigned long long)(l->o->out_fd >= 0 ? st.samples :
-							 l->events),
-		cut ? " recorded" : "", (unsigned long long)st.lost,
+		(unsigned long long)(perf ? st.samples : l->events),
+		perf && cut ? " recorded" : "", (unsigned long long)st.lost,
 		now() - l->started);
 }
 

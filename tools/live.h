@@ -72,7 +72,9 @@ struct live_opts {
 	 * At a --switch-output boundary: end the file (nettrace: *@w, ended,
 	 * its losses counted; perf: the session's, with
 	 * ehd_session_switch_output()) and go on in the next (nettrace: a new
-	 * writer in *@w, not begun). 0, or 1 (printed).
+	 * writer in *@w, not begun). 0, or 1 (printed, but for a nettrace
+	 * that found no room, which the caller says): *@w is then the
+	 * file's writer still, closed.
 	 */
 	int (*rotate)(struct live *l, struct ehd_writer **w);
 	void *rotate_ctx;

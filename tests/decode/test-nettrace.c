@@ -653,17 +653,37 @@ static void test_no_room(void **state)
 		close(fd);
 		close(jfd);
 	}
-	/* Not even the first window fits. */
-	fd = memfd_create("room", 0);
-	jfd = memfd_create("j", 0);
-	fl.fsize = 4096;
-	fl.max = 0;
-	fill_until_refused(fd, jfd, &fl);
-	assert_int_equal(fl.err, -EFBIG);
-	assert_int_equal(fl.st.no_room, 0);
-	assert_int_equal(fl.close_err, -EFBIG);
-	close(fd);
-	close(jfd);
+	/*
+	 * Not even the first window fits: the file is its Trace block, a
+	 * trace of no events (its losses told); not even that: lost, as at
+	 * any write error.
+	 */
+	for (ri = 0; ri < 2; ri++) {
+		fd = memfd_create("room", 0);
+		jfd = memfd_create("j", 0);
+		fl.fsize = ri ? 64 : 4096;
+		fl.max = 0;
+		fill_until_refused(fd, jfd, &fl);
+		assert_int_equal(fl.err, -EFBIG);
+		assert_int_equal(fl.close_err, -EFBIG);
+		assert_int_equal(fl.st.events, 0);
+		if (ri) {
+			assert_int_equal(fl.st.no_room, 0);
+		} else {
+			assert_int_equal(fl.st.no_room, EFBIG);
+			f = slurp(fd, &len);
+			assert_true(len > 0 && len <= 4096);
+			assert_int_equal(fl.st.bytes, len);
+			check_key(f, len, "ehd:EventsLost", 5);
+			back = read_back(fd, EHD_READER_STRICT, &err);
+			assert_int_equal(err, 0);
+			assert_string_equal(back, "");
+			free(back);
+			free(f);
+		}
+		close(fd);
+		close(jfd);
+	}
 }
 
 /*

@@ -22,7 +22,7 @@
 #    be mounted), both formats, and ehdecode -e to nettrace: exit 1, the
 #    file ended complete with the events that fit (perf script reads the
 #    perf.data), kept, the one before as .old; for nettrace, their number
-#    said;
+#    said; with --switch-output, on the full tmpfs, every file complete;
 #  - --switch-output: by time around a command that execs /bin/true 200
 #    times, files that each read on their own (--strict, perf script)
 #    and whose exec events add up to 200; by size, every file within it;
@@ -367,6 +367,40 @@ room() {
 	fi
 	rm -f "$f" "$f.old"
 }
+# --switch-output=200K onto the full tmpfs: the files before the one that
+# found no room are whole, it is ended with what fit (nettrace: its Trace
+# block alone, if its first window did not); no temporary file is left,
+# and (nettrace) the events the summary says are those the files hold.
+room_series() {
+	local fmt=$1 rc f n total=0 said files bad=
+
+	rm -f "$tmp/full/"*
+	"$rec" -F "$fmt" --switch-output=200K -o "$tmp/full/s.$fmt" \
+		-e sched:sched_switch -- \
+		sh -c 'for i in $(seq 3000); do /bin/true; done' 2>"$tmp/err"
+	rc=$?
+	files=$(ls "$tmp/full" | wc -l)
+	for f in "$tmp/full/"*; do
+		case $f in *.part-*) bad="$bad ${f##*/} left"; continue ;; esac
+		n=$("$dec" --strict -F jsonl "$f" 2>"$tmp/err2" | wc -l)
+		[ -s "$tmp/err2" ] && bad="$bad ${f##*/}: $(head -n 1 "$tmp/err2")"
+		if [ "$fmt" = perf ] && command -v perf >/dev/null &&
+		   ! perf script -i "$f" >/dev/null 2>&1; then
+			bad="$bad ${f##*/}: perf script failed"
+		fi
+		total=$((total + n))
+	done
+	said=$(sed -n 's/.*: wrote .*: \([0-9]*\) events,.*/\1/p' "$tmp/err")
+	[ "$fmt" = perf ] && said=$total	# (it says the events recorded)
+	if [ $rc = 1 ] && [ "$files" -ge 2 ] && [ -z "$bad" ] &&
+	   [ "$said" = "$total" ] && grep -q "no room for the file" "$tmp/err" &&
+	   grep -q "(cut short: no room)" "$tmp/err"; then
+		ok "-F $fmt --switch-output=200K, no room: exit 1, $files complete files, $total events"
+	else
+		bad "-F $fmt --switch-output=200K, no room: exit $rc, $files files, $total events read, '$said' said;$bad $(head -n 3 "$tmp/err")"
+	fi
+	rm -f "$tmp/full/"*
+}
 # (ehdecode -e keeps what fit as ehrecord does: the events are not
 # anywhere else)
 for fmt in nettrace perf; do
@@ -379,6 +413,9 @@ if mount -t tmpfs -o size=400k tmpfs "$tmp/full" 2>"$tmp/err"; then
 		room full $fmt
 	done
 	room full nettrace ehdecode
+	for fmt in nettrace perf; do
+		room_series $fmt
+	done
 	umount "$tmp/full"
 else
 	echo "note: no tmpfs mounted here ($(head -n 1 "$tmp/err")): the full disk not tried"

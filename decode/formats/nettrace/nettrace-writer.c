@@ -142,6 +142,7 @@ struct ehd__ntw {
 	const char *source;
 	uint64_t clock_offset;
 	bool trace_written;
+	uint64_t trace_end;	/* the stream offset where the Trace block ends */
 
 	/* event types: metadata id = index + 1 */
 	struct meta *metas;
@@ -301,19 +302,21 @@ static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
 /*
  * end_early() - a window found no room on the device (@err: -ENOSPC,
  * -EDQUOT, or -EFBIG past RLIMIT_FSIZE): cut the file back to the windows
- * written whole before it, which ntw_close() ends as any file. The events
- * of the window are not in it (the counts are as they were then); no more
- * are taken. Return: false where that cannot be (a pipe, nothing written
- * yet, the cut failed).
+ * written whole before it, which ntw_close() ends as any file; the first
+ * window, to its header and Trace block (a trace of no events). The
+ * events of the window are not in it (the counts are as they were then);
+ * no more are taken. Return: false where that cannot be (a pipe, the
+ * Trace block not made yet, the cut failed).
  */
 static bool end_early(struct ehd__ntw *w, int err)
 {
 	uint64_t lost = w->st.lost;
 
-	if (w->start < 0 || !w->st.bytes || w->ending ||
+	if (w->start < 0 || w->ending || !w->trace_written ||
 	    ehd__cut_back(w->fd, (uint64_t)w->start + w->st.bytes))
 		return false;
-	w->out.len = 0;
+	/* (the first window begins with the Trace block: it stays) */
+	w->out.len = w->st.bytes ? 0 : (size_t)w->trace_end;
 	w->st = w->done;
 	w->st.lost = lost;	/* (told since, of the whole recording) */
 	w->st.no_room = -err;
@@ -575,6 +578,7 @@ static void write_trace(struct ehd__ntw *w)
 	ehd__nt_patch_le(&w->out, count_at, nkv, 4);
 	block_end(w, at, EHD__NT_TRACE);
 	w->trace_written = true;
+	w->trace_end = w->st.bytes + w->out.len;
 }
 
 /* ---- event types ---- */

@@ -171,8 +171,9 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	ehd_writer_add_lost()
  * @no_room: nettrace to a regular file: the errno of a write that found
  *	no room (ENOSPC, EDQUOT; EFBIG past RLIMIT_FSIZE), 0 if none. The
- *	file was then cut back to the windows written whole before it and
- *	takes no more events (ehd_writer_event() returns -EFBIG);
+ *	file was then cut back to the windows written whole before it (to
+ *	its Trace block, without events, if there was none) and takes no
+ *	more events (ehd_writer_event() returns -EFBIG);
  *	ehd_writer_close() ends it, complete, and returns the error. The
  *	counts are those of what is in the file. Back to 0 if ending the
  *	file failed too (the output is lost).
