@@ -955,6 +955,7 @@ int live_write_perf(struct live *l)
 	}
 	if (live_stop(l))
 		ret = 1;
+	live_no_room(l, NULL);	/* (a snapshot, or the end, may find none) */
 	live_report(l);
 	return ret;
 }

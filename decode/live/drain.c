@@ -151,58 +151,9 @@ int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n)
 	return err;
 }
 
-/* ---- the thread ---- */
-
 static void count(uint64_t *c, uint64_t n)
 {
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
-}
-
-/*
- * The bytes of the whole records at the start of @len bytes from @tail
- * in ring @r that fit in @budget. (A record header never wraps: records
- * are 8-byte aligned in a ring of a power of two bytes.)
- */
-static size_t fit(const struct ehd__drain_ring *r, uint64_t tail, size_t len,
-		  uint64_t mask, uint64_t budget)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		const struct perf_event_header *h =
-			(const void *)(r->data + ((tail + n) & mask));
-
-		if (h->size < sizeof(*h) || h->size > len - n ||
-		    n + h->size > budget)
-			break;
-		n += h->size;
-	}
-	return n;
-}
-
-/*
- * A file with a bound: how many of the @len ring bytes at @tail to write
- * (whole records) with @budget bytes left, the bound said to be hit when
- * some are left; those are dropped (counted), or with limit_hold kept in
- * the ring (the caller's). Past the bound, nothing.
- */
-static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
-		      uint64_t tail, size_t len, uint64_t mask,
-		      uint64_t *budget)
-{
-	size_t n = 0;
-
-	if (!__atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
-		n = len <= *budget ? len : fit(r, tail, len, mask, *budget);
-		*budget -= n;
-	}
-	if (n < len) {
-		__atomic_store_n(&k->limit_hit, 1, __ATOMIC_RELEASE);
-		if (!k->limit_hold)
-			__atomic_fetch_add(&k->limit_dropped, len - n,
-					   __ATOMIC_RELAXED);
-	}
-	return n;
 }
 
 /* Copy @len bytes at @pos of the pieces @iov (@n) to @dst: false past them. */
@@ -251,6 +202,78 @@ static void mark_taken(struct ehd__sink *k, const struct iovec *iov, int n,
 	}
 	if (at != marked)
 		ehd__sink_mark(k, start + at);
+}
+
+int ehd__sink_write_records(struct ehd__sink *k, const struct iovec *iov,
+			    int n)
+{
+	uint64_t start = k->bytes, all = 0;
+	int err = ehd__sink_writev(k, iov, n), i;
+
+	if (k->spool)
+		return err;
+	if (!err) {
+		ehd__sink_mark(k, k->bytes);
+	} else if (k->cuttable) {
+		/* No room? What the file took whole stays. */
+		mark_taken(k, iov, n, start, k->bytes - start);
+		for (i = 0; i < n; i++)
+			all += iov[i].iov_len;
+		if (!ehd__sink_cut(k, err)) {
+			count(&k->limit_dropped, start + all - k->bytes);
+			err = 0;
+		}
+	}
+	return err;
+}
+
+/* ---- the thread ---- */
+
+/*
+ * The bytes of the whole records at the start of @len bytes from @tail
+ * in ring @r that fit in @budget. (A record header never wraps: records
+ * are 8-byte aligned in a ring of a power of two bytes.)
+ */
+static size_t fit(const struct ehd__drain_ring *r, uint64_t tail, size_t len,
+		  uint64_t mask, uint64_t budget)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		const struct perf_event_header *h =
+			(const void *)(r->data + ((tail + n) & mask));
+
+		if (h->size < sizeof(*h) || h->size > len - n ||
+		    n + h->size > budget)
+			break;
+		n += h->size;
+	}
+	return n;
+}
+
+/*
+ * A file with a bound: how many of the @len ring bytes at @tail to write
+ * (whole records) with @budget bytes left, the bound said to be hit when
+ * some are left; those are dropped (counted), or with limit_hold kept in
+ * the ring (the caller's). Past the bound, nothing.
+ */
+static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
+		      uint64_t tail, size_t len, uint64_t mask,
+		      uint64_t *budget)
+{
+	size_t n = 0;
+
+	if (!__atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
+		n = len <= *budget ? len : fit(r, tail, len, mask, *budget);
+		*budget -= n;
+	}
+	if (n < len) {
+		__atomic_store_n(&k->limit_hit, 1, __ATOMIC_RELEASE);
+		if (!k->limit_hold)
+			__atomic_fetch_add(&k->limit_dropped, len - n,
+					   __ATOMIC_RELAXED);
+	}
+	return n;
 }
 
 /*
@@ -371,23 +394,7 @@ static long long pass(struct ehd__drain *d)
 		d->iov[n++] = (struct iovec){ (void *)&round, sizeof(round) };
 	}
 	if (n) {
-		uint64_t start = k->bytes, all = 0;
-
-		err = ehd__sink_writev(k, d->iov, n);
-		if (!err && !k->spool) {
-			ehd__sink_mark(k, k->bytes);
-		} else if (err && !k->spool && k->cuttable) {
-			/* No room? What the file took whole stays. */
-			mark_taken(k, d->iov, n, start, k->bytes - start);
-			for (i = 0; i < (size_t)n; i++)
-				all += d->iov[i].iov_len;
-			if (!ehd__sink_cut(k, err)) {
-				__atomic_fetch_add(&k->limit_dropped,
-						   start + all - k->bytes,
-						   __ATOMIC_RELAXED);
-				err = 0;
-			}
-		}
+		err = ehd__sink_write_records(k, d->iov, n);
 		if (err && (err != -ENOSPC || !k->spool))
 			return err;
 	}

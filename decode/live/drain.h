@@ -107,6 +107,16 @@ int ehd__sink_cut(struct ehd__sink *k, int err);
  */
 int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n);
 
+/*
+ * ehd__sink_write_records() - ehd__sink_writev() of whole perf records; a
+ * file is then whole at their end (ehd__sink_mark()), and a cuttable one
+ * that finds no room keeps those it took whole: cut back there
+ * (ehd__sink_cut(), the rest counted in limit_dropped), 0.
+ * Return: 0, or the failure (-ENOSPC: a full spool took none).
+ */
+int ehd__sink_write_records(struct ehd__sink *k, const struct iovec *iov,
+			    int n);
+
 /* ehd__sink_put() - ehd__sink_writev() of one piece, committed. */
 int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);
 

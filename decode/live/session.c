@@ -1652,15 +1652,32 @@ static void snapshot_ring(struct ehd_session *s, size_t ring)
 	ioctl(rg->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
 }
 
-/* Every ring's newest records, and a round end, into the stream. */
+/*
+ * Every ring's newest records, and a round end, into the stream. A file
+ * that finds no room keeps the records it took whole (cut back there, the
+ * rest counted as past a bound); once it has, nothing more goes in.
+ */
 static int snapshot(struct ehd_session *s)
 {
+	struct iovec v;
 	size_t i;
 
 	for (i = 0; i < s->nrings; i++)
 		snapshot_ring(s, i);
 	ehd__ps_finished_round(&s->out);
-	return put_out(s);
+	if (s->out_fd < 0 || s->out.err)
+		return put_out(s);
+	if (__atomic_load_n(&s->sink.no_room, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(&s->sink.limit_dropped, s->out.len,
+				   __ATOMIC_RELAXED);
+		s->out.len = 0;
+		return 0;
+	}
+	v = (struct iovec){ s->out.p, s->out.len };
+	if (ehd__sink_write_records(&s->sink, &v, 1))
+		return sink_fail(s);
+	s->out.len = 0;
+	return 0;
 }
 
 EHD_API int ehd_session_snapshot(struct ehd_session *s)

@@ -22,7 +22,8 @@
 #    be mounted), both formats, and ehdecode -e to nettrace: exit 1, the
 #    file ended complete with the events that fit (perf script reads the
 #    perf.data), kept, the one before as .old; for nettrace, their number
-#    said; with --switch-output, on the full tmpfs, every file complete;
+#    said; also with --circular (the snapshot at the end does not fit);
+#    with --switch-output, on the full tmpfs, every file complete;
 #  - --switch-output: by time around a command that execs /bin/true 200
 #    times, files that each read on their own (--strict, perf script)
 #    and whose exec events add up to 200; by size, every file within it;
@@ -336,14 +337,16 @@ room() {
 	local how=$1 fmt=$2 tool=${3:-ehrecord} d=$tmp rc size said n
 	local why="File too large" f
 
+	shift $(($# < 3 ? $# : 3))	# (the rest: more options)
+
 	[ "$how" = full ] && d=$tmp/full why="No space left on device"
 	f=$d/room.$fmt
 	echo old >"$f"
 	( trap '' XFSZ; [ "$how" = limit ] && ulimit -f 400
 	  if [ "$tool" = ehdecode ]; then
-		set -- "$dec" --stats
+		set -- "$dec" --stats "$@"
 	  else
-		set -- "$rec"
+		set -- "$rec" "$@"
 	  fi
 	  exec "$@" -F "$fmt" -o "$f" -e sched:sched_switch -- \
 		sh -c 'for i in $(seq 3000); do /bin/true; done' ) 2>"$tmp/err"
@@ -361,9 +364,9 @@ room() {
 	   [ "$said" = "$n" ] &&
 	   grep -q "no room for the file ($why)" "$tmp/err" &&
 	   [ ! -s "$tmp/err2" ] && [ "$(cat "$f.old")" = old ]; then
-		ok "$tool -F $fmt, no room ($how): exit 1, a complete file of $size bytes, $n events"
+		ok "$tool -F $fmt${*:+ $*}, no room ($how): exit 1, a complete file of $size bytes, $n events"
 	else
-		bad "$tool -F $fmt, no room ($how): exit $rc, $size bytes, $n events read, '$said' said: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
+		bad "$tool -F $fmt${*:+ $*}, no room ($how): exit $rc, $size bytes, $n events read, '$said' said: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
 	fi
 	rm -f "$f" "$f.old"
 }
@@ -407,12 +410,17 @@ for fmt in nettrace perf; do
 	room limit $fmt
 done
 room limit nettrace ehdecode
+# (a flight recorder's snapshot, written at the end, does not fit)
+for fmt in nettrace perf; do
+	room limit $fmt ehrecord --circular --buffer-size=2048
+done
 mkdir "$tmp/full"
 if mount -t tmpfs -o size=400k tmpfs "$tmp/full" 2>"$tmp/err"; then
 	for fmt in nettrace perf; do
 		room full $fmt
 	done
 	room full nettrace ehdecode
+	room full perf ehrecord --circular --buffer-size=2048
 	for fmt in nettrace perf; do
 		room_series $fmt
 	done
