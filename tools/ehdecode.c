@@ -474,23 +474,21 @@ static int run(int argc, char **argv, struct live_opts *live)
 	}
 	err = ehd_writer_close(w);
 	ehd_writer_stats(w, &ws);
-	if (err && started && ws.no_room && out.fd >= 0) {
-		/*
-		 * A live collection, complete up to where its file found no
-		 * room: kept (the one before as FILE.old), as ehrecord keeps
-		 * it; a decoding of files can be done again.
-		 */
+	/*
+	 * A live collection, complete up to where its file found no room, is
+	 * kept (the one before as FILE.old), as ehrecord keeps it; a decoding
+	 * of files can be done again.
+	 */
+	kept = err && started && ws.no_room && out.fd >= 0;
+	if (kept)
 		live_no_room(&l, w);
-		report_writer(prog, w, o.format, o.stats);
-		kept = true;
-		ret = 1;
-	} else if (err) {
+	else if (err)
 		fprintf(stderr, "%s: %s: %s\n", prog,
 			o.output ? o.output : "standard output", strerror(-err));
+	if (err)
 		ret = 1;
-	} else {
+	if (!err || kept)
 		report_writer(prog, w, o.format, o.stats);
-	}
 	ehd_writer_free(w);
 done:
 	if (out.fd >= 0 && ret && !kept) {

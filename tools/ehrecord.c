@@ -388,17 +388,6 @@ static int set_mode(struct other *o, enum mode mode)
 	return 0;
 }
 
-/* A perf.data that found no room, completed at the stop (said). */
-static bool perf_no_room(struct live *l)
-{
-	struct ehd_session_stats st;
-
-	ehd_session_stats(l->s, &st);
-	if (st.no_room)
-		live_no_room(l, NULL);
-	return st.no_room;
-}
-
 static int run(int argc, char **argv, struct live_opts *lo)
 {
 	enum { OPT_CIRCULAR = 256, OPT_CLOCK, OPT_SPOOL_DISK, OPT_LIST,
@@ -626,7 +615,7 @@ static int run(int argc, char **argv, struct live_opts *lo)
 		ret = live_run_command(&l);
 	if (!ret && perf) {
 		ret = live_write_perf(&l);
-		if (perf_no_room(&l)) {
+		if (l.no_room) {	/* (live_no_room() said it) */
 			/* Completed where it was cut back: kept. */
 			ret = 1;
 			kept = true;

@@ -226,7 +226,8 @@ int live_write_events(struct live *l, struct ehd_writer **w,
 
 /*
  * Wait while the session writes its perf.data (o->out_fd) until stopped,
- * then complete it; the end report too. 0, or 1 (printed).
+ * then complete it; the end report too, and live_no_room() (l->no_room
+ * says whether the file was cut short). 0, or 1 (printed).
  */
 int live_write_perf(struct live *l);
 

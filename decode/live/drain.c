@@ -227,21 +227,20 @@ int ehd__sink_write_records(struct ehd__sink *k, const struct iovec *iov,
 	return err;
 }
 
-/* ---- the thread ---- */
-
 /*
  * The bytes of the whole records at the start of @len bytes from @tail
- * in ring @r that fit in @budget. (A record header never wraps: records
- * are 8-byte aligned in a ring of a power of two bytes.)
+ * in @data (a ring when @mask is its size less 1, a buffer when it is all
+ * ones) that fit in @budget. (A record header never wraps: records are
+ * 8-byte aligned in a ring of a power of two bytes.)
  */
-static size_t fit(const struct ehd__drain_ring *r, uint64_t tail, size_t len,
+static size_t fit(const uint8_t *data, uint64_t tail, size_t len,
 		  uint64_t mask, uint64_t budget)
 {
 	size_t n = 0;
 
 	while (n < len) {
 		const struct perf_event_header *h =
-			(const void *)(r->data + ((tail + n) & mask));
+			(const void *)(data + ((tail + n) & mask));
 
 		if (h->size < sizeof(*h) || h->size > len - n ||
 		    n + h->size > budget)
@@ -252,19 +251,19 @@ static size_t fit(const struct ehd__drain_ring *r, uint64_t tail, size_t len,
 }
 
 /*
- * A file with a bound: how many of the @len ring bytes at @tail to write
- * (whole records) with @budget bytes left, the bound said to be hit when
- * some are left; those are dropped (counted), or with limit_hold kept in
- * the ring (the caller's). Past the bound, nothing.
+ * A file with a bound: how many of the @len bytes of records at @tail in
+ * @data (as fit()) to write with @budget bytes left, the bound said to be
+ * hit when some are left; those are dropped (counted), or with limit_hold
+ * kept where they are (the caller's). Past the bound, nothing.
  */
-static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
+static size_t bounded(struct ehd__sink *k, const uint8_t *data,
 		      uint64_t tail, size_t len, uint64_t mask,
 		      uint64_t *budget)
 {
 	size_t n = 0;
 
 	if (!__atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
-		n = len <= *budget ? len : fit(r, tail, len, mask, *budget);
+		n = len <= *budget ? len : fit(data, tail, len, mask, *budget);
 		*budget -= n;
 	}
 	if (n < len) {
@@ -275,6 +274,19 @@ static size_t bounded(struct ehd__sink *k, const struct ehd__drain_ring *r,
 	}
 	return n;
 }
+
+int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n)
+{
+	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
+	uint64_t budget = limit > k->bytes ? limit - k->bytes : 0;
+	struct iovec v = { (void *)p, n };
+
+	if (limit && !k->spool)
+		v.iov_len = bounded(k, p, 0, n, UINT64_MAX, &budget);
+	return v.iov_len ? ehd__sink_write_records(k, &v, 1) : 0;
+}
+
+/* ---- the thread ---- */
 
 /*
  * One pass: the side records, then what each ring holds, then a round
@@ -350,7 +362,7 @@ static long long pass(struct ehd__drain *d)
 		if (limit && !k->spool) {
 			size_t all = len;
 
-			len = bounded(k, &c->rings[i], tail, len, mask,
+			len = bounded(k, c->rings[i].data, tail, len, mask,
 				      &budget);
 			if (k->limit_hold && len < all)
 				d->heads[i] = tail + len;	/* kept */

@@ -117,6 +117,15 @@ int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n);
 int ehd__sink_write_records(struct ehd__sink *k, const struct iovec *iov,
 			    int n);
 
+/*
+ * ehd__sink_write_bounded() - ehd__sink_write_records() of the @n bytes of
+ * whole perf records at @p, as many as the file's bound (limit) lets in,
+ * as the drain thread takes a ring's: the rest counted in limit_dropped,
+ * limit_hit said (a file cut back for want of room is past its bound).
+ * Return: 0, or the failure.
+ */
+int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n);
+
 /* ehd__sink_put() - ehd__sink_writev() of one piece, committed. */
 int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);
 

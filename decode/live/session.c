@@ -1653,31 +1653,24 @@ static void snapshot_ring(struct ehd_session *s, size_t ring)
 }
 
 /*
- * Every ring's newest records, and a round end, into the stream. A file
- * that finds no room keeps the records it took whole (cut back there, the
- * rest counted as past a bound); once it has, nothing more goes in.
+ * Every ring's newest records, and a round end, into the stream: into a
+ * file as the drain thread's passes go, within its bound (--max-size, or
+ * where it was cut back for want of room), a record that finds no room
+ * cutting it back to the last whole one.
  */
 static int snapshot(struct ehd_session *s)
 {
-	struct iovec v;
 	size_t i;
+	int err;
 
 	for (i = 0; i < s->nrings; i++)
 		snapshot_ring(s, i);
 	ehd__ps_finished_round(&s->out);
 	if (s->out_fd < 0 || s->out.err)
 		return put_out(s);
-	if (__atomic_load_n(&s->sink.no_room, __ATOMIC_ACQUIRE)) {
-		__atomic_fetch_add(&s->sink.limit_dropped, s->out.len,
-				   __ATOMIC_RELAXED);
-		s->out.len = 0;
-		return 0;
-	}
-	v = (struct iovec){ s->out.p, s->out.len };
-	if (ehd__sink_write_records(&s->sink, &v, 1))
-		return sink_fail(s);
+	err = ehd__sink_write_bounded(&s->sink, s->out.p, s->out.len);
 	s->out.len = 0;
-	return 0;
+	return err ? sink_fail(s) : 0;
 }
 
 EHD_API int ehd_session_snapshot(struct ehd_session *s)

@@ -16,8 +16,9 @@
 #  - -C: every event on the CPUs given;
 #  - on a terminal, the status line counts events as they are recorded,
 #    both formats;
-#  - --max-size 200K, both formats: a complete file of at most 200 KiB
-#    (ehdecode --strict reads it, so does perf script), said on stderr;
+#  - --max-size 200K, both formats, and a --circular perf.data: a
+#    complete file of at most 200 KiB (ehdecode --strict reads it, so
+#    does perf script), said on stderr;
 #  - no room for the file (a file size limit; a full tmpfs where one can
 #    be mounted), both formats, and ehdecode -e to nettrace: exit 1, the
 #    file ended complete with the events that fit (perf script reads the
@@ -307,11 +308,15 @@ for cpus in 0 $last; do
 	fi
 done
 
-# --max-size: a complete file within the bound, whatever the load.
-for fmt in nettrace perf; do
-	f=$tmp/max.$fmt
-	"$rec" -q -F $fmt -o "$f" --max-size 200K --duration 30 \
-		-e sched:sched_switch 2>"$tmp/err"
+# --max-size: a complete file within the bound, whatever the load; also
+# a flight recorder's, whose snapshot (written at the end, of 2 MiB rings)
+# is the bound's to cut.
+for how in nettrace perf circular; do
+	fmt=$how more=(--duration 30) f=$tmp/max.$how
+	[ $how = circular ] && fmt=perf more=(--circular --buffer-size=2048 --
+		sh -c 'for i in $(seq 3000); do /bin/true; done')
+	"$rec" -q -F $fmt -o "$f" --max-size 200K -e sched:sched_switch \
+		"${more[@]}" 2>"$tmp/err"
 	rc=$?
 	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
 	if [ $rc = 0 ] && [ "$size" -le 204800 ] && [ "$size" -gt 102400 ] &&
@@ -319,9 +324,9 @@ for fmt in nettrace perf; do
 	   ! grep -q "no room" "$tmp/err" &&
 	   "$dec" --strict -F jsonl "$f" >"$tmp/max.jsonl" 2>"$tmp/err2" &&
 	   [ "$(wc -l <"$tmp/max.jsonl")" -gt 100 ]; then
-		ok "-F $fmt --max-size 200K: $size bytes, $(wc -l <"$tmp/max.jsonl") events, said"
+		ok "-F $fmt ${more[0]} --max-size 200K: $size bytes, $(wc -l <"$tmp/max.jsonl") events, said"
 	else
-		bad "-F $fmt --max-size 200K: exit $rc, $size bytes: $(head -n 2 "$tmp/err") $(head -n 1 "$tmp/err2" 2>/dev/null)"
+		bad "-F $fmt ${more[0]} --max-size 200K: exit $rc, $size bytes: $(head -n 2 "$tmp/err") $(head -n 1 "$tmp/err2" 2>/dev/null)"
 	fi
 done
 # No room for the file: a file size limit (ulimit -f 400, SIGXFSZ
@@ -430,11 +435,13 @@ else
 fi
 
 if command -v perf >/dev/null; then
-	if perf script -i "$tmp/max.perf" >/dev/null 2>"$tmp/err"; then
-		ok "perf script reads the bounded perf.data"
-	else
-		bad "perf script: $(head -n 2 "$tmp/err")"
-	fi
+	for f in max.perf max.circular; do
+		if perf script -i "$tmp/$f" >/dev/null 2>"$tmp/err"; then
+			ok "perf script reads the bounded perf.data ($f)"
+		else
+			bad "perf script ($f): $(head -n 2 "$tmp/err")"
+		fi
+	done
 fi
 
 # -o - | ehdecode -: decoded as it comes, not when the recording ends.

@@ -303,19 +303,18 @@ static void block_end(struct ehd__ntw *w, size_t at, unsigned int kind)
  * end_early() - a window found no room on the device (@err: -ENOSPC,
  * -EDQUOT, or -EFBIG past RLIMIT_FSIZE): cut the file back to the windows
  * written whole before it, which ntw_close() ends as any file; the first
- * window, to its header and Trace block (a trace of no events). The
- * events of the window are not in it (the counts are as they were then);
- * no more are taken. Return: false where that cannot be (a pipe, the
- * Trace block not made yet, the cut failed).
+ * window (make_window() made its Trace block), to that block: a trace of
+ * no events. The events of the window are not in it (the counts are as
+ * they were then); no more are taken. Return: false where that cannot be
+ * (a pipe, the cut failed).
  */
 static bool end_early(struct ehd__ntw *w, int err)
 {
 	uint64_t lost = w->st.lost;
 
-	if (w->start < 0 || w->ending || !w->trace_written ||
+	if (w->start < 0 || w->ending ||
 	    ehd__cut_back(w->fd, (uint64_t)w->start + w->st.bytes))
 		return false;
-	/* (the first window begins with the Trace block: it stays) */
 	w->out.len = w->st.bytes ? 0 : (size_t)w->trace_end;
 	w->st = w->done;
 	w->st.lost = lost;	/* (told since, of the whole recording) */
