@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <ehdecode/writer.h>
 
@@ -25,6 +26,14 @@
 
 /* Write the buffer out once it holds this much. */
 #define FLUSH_AT (256u * 1024)
+/* Ends of events kept from before the buffer (cut_short()). */
+#define ENDS_KEPT 64
+
+/* Where the output may end, its ending written after it (cut_short()). */
+struct end_at {
+	uint64_t at;		/* output offset */
+	uint64_t events;	/* the events before it */
+};
 
 struct ehd_writer {
 	const struct ehd__output_ops *ops;
@@ -41,6 +50,21 @@ struct ehd_writer {
 	uint64_t trailing;	/* ehd_writer_stats' */
 	uint64_t fields_cut;
 	uint64_t lost;
+
+	/*
+	 * A regular file that finds no room is cut back to the end of an
+	 * event of the current source and ended there (cut_short()): its
+	 * offset at the start (-1: not a regular file), the ends of the
+	 * events since the last ENDS_KEPT before the buffer, and where the
+	 * ending rendered for the cut starts in the buffer.
+	 */
+	int64_t start;
+	struct end_at *ends;
+	size_t nends, ends_cap;
+	bool ending;
+	size_t ending_at;
+	bool full;		/* ended for want of room: no more events */
+	int no_room;
 
 	uint64_t err_off;
 	char err_msg[320];
@@ -136,6 +160,7 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 {
 	const struct ehd__output_ops *ops = ops_of(format);
 	struct ehd_writer *w;
+	struct stat sb;
 
 	if (!ops || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
@@ -152,6 +177,9 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 	w->o.fd = fd;
 	w->o.flags = flags;
 	w->o.meta = meta;
+	w->start = -1;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
+		w->start = lseek(fd, 0, SEEK_CUR);
 	w->utf8_fix = (ops->caps & EHD__OUT_UTF8) ||
 		      ((ops->caps & EHD__OUT_UTF8_OPT) &&
 		       (flags & EHD_WRITER_UTF8_STRICT));
@@ -172,28 +200,133 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 		w->ops->destroy(&w->o);
 	ehd_enum_free(w->en);
 	ehd__buf_free(&w->out);
+	free(w->ends);
 	free(w);
+}
+
+/*
+ * What the buffer holds from @at on, made well-formed UTF-8 where the
+ * format promises it: each event and each piece of the frame as it is
+ * added, so that the ends of events stay where they were put.
+ */
+static void fix_from(struct ehd_writer *w, size_t at)
+{
+	if (w->utf8_fix && at < w->out.len)
+		w->utf8_replaced += ehd__utf8_fix(&w->out, at);
+}
+
+/* The output may end here, the current source's ending after it. */
+static void mark_end(struct ehd_writer *w)
+{
+	struct end_at *e;
+	size_t cap;
+
+	if (w->start < 0)
+		return;
+	if (w->nends == w->ends_cap) {
+		cap = w->ends_cap ? 2 * w->ends_cap : 1024;
+		e = realloc(w->ends, cap * sizeof(*e));
+		if (!e)
+			return;	/* (a cut finds fewer places: no harm) */
+		w->ends = e;
+		w->ends_cap = cap;
+	}
+	w->ends[w->nends++] = (struct end_at){ w->bytes_total + w->out.len,
+					       w->events_total };
+}
+
+/*
+ * The ending of the output as ehd_writer_close() would add it now (the
+ * current source's end, then the format's close) at the end of the
+ * buffer, once: its counts are those of all the events so far.
+ */
+static void render_ending(struct ehd_writer *w)
+{
+	struct ehd_writer_stats st;
+
+	if (w->ending)
+		return;
+	w->ending = true;
+	w->ending_at = w->out.len;
+	if (w->in_source && w->ops->end)
+		w->ops->end(&w->o);
+	fix_from(w, w->ending_at);
+	if (w->ops->close) {
+		size_t at = w->out.len;
+
+		ehd_writer_stats(w, &st);
+		w->ops->close(&w->o, &st);
+		fix_from(w, at);
+	}
+}
+
+/*
+ * cut_short() - writing the buffer found no room (@err), @done bytes of
+ * it written: end the file at the last end of an event after which its
+ * ending (render_ending()) fits in the bytes the file reached, the
+ * ending written there. The file is then complete, with the events
+ * before that end; no more are taken (-EFBIG).
+ * Return: -EFBIG, or @err when it cannot be (not a regular file, no
+ * such end in the current source, the cut or the ending failed).
+ */
+static int cut_short(struct ehd_writer *w, int err, size_t done)
+{
+	uint64_t reached = w->bytes_total + done, size;
+	const struct end_at *e;
+	size_t n;
+
+	if (w->start < 0 || !w->nends)
+		return err;
+	render_ending(w);
+	if (w->out.err)
+		return err;
+	size = w->out.len - w->ending_at;
+	for (n = w->nends; n && w->ends[n - 1].at + size > reached; n--)
+		;
+	if (!n)
+		return err;
+	e = &w->ends[n - 1];
+	if (ehd__cut_back(w->o.fd, (uint64_t)w->start + e->at) ||
+	    ehd__write_full(w->o.fd, w->out.p + w->ending_at, size, NULL))
+		return err;
+	w->bytes_total = e->at + size;
+	w->events_total = e->events;
+	w->out.len = 0;
+	w->nends = 0;
+	w->no_room = -err;
+	w->full = true;
+	return -EFBIG;
 }
 
 /* Write the buffer out (all of it when @all, else once it is large). */
 static int flush(struct ehd_writer *w, bool all)
 {
+	size_t done = 0, keep;
 	int err;
 
 	if (w->out.err && !w->write_err)
 		w->write_err = w->out.err;
 	if (w->write_err)
 		return w->write_err;
+	if (w->full)
+		return -EFBIG;
 	if (!all && w->out.len < FLUSH_AT)
 		return 0;
-	/* Whole events: no UTF-8 sequence runs on past the buffer's end. */
-	if (w->utf8_fix)
-		w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
-	err = ehd__write_full(w->o.fd, w->out.p, w->out.len, NULL);
+	err = ehd__write_full(w->o.fd, w->out.p, w->out.len, &done);
+	if (ehd__no_room(err))
+		err = cut_short(w, err, done);
+	if (err == -EFBIG && w->full)
+		return err;
 	if (err)
 		return w->write_err = err;
 	w->bytes_total += w->out.len;
 	w->out.len = 0;
+	/* The last ends stay: an ending may not fit after the buffer's. */
+	keep = w->nends < ENDS_KEPT ? w->nends : ENDS_KEPT;
+	if (keep)
+		memmove(w->ends, w->ends + w->nends - keep,
+			keep * sizeof(*w->ends));
+	w->nends = keep;
 	return 0;
 }
 
@@ -212,10 +345,13 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name)
 EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 				   const struct ehd_trace_info *info)
 {
+	size_t at = w->out.len;
 	int err = 0;
 
 	if (w->in_source || w->closed)
 		return -EINVAL;
+	if (w->full)
+		return -EFBIG;
 	w->in_source = true;
 	w->o.source_events = 0;
 	if (w->ops->begin)
@@ -223,20 +359,27 @@ EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 	w->o.sources++;
 	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
 		return err;
+	fix_from(w, at);
+	mark_end(w);	/* (a source of no events) */
 	return flush(w, false);
 }
 
 EHD_API int ehd_writer_end(struct ehd_writer *w)
 {
+	size_t at = w->out.len;
 	int err = 0;
 
 	if (!w->in_source)
 		return -EINVAL;
 	w->in_source = false;
+	if (w->full)
+		return 0;	/* (ended when it was cut short) */
 	if (w->ops->end)
 		err = w->ops->end(&w->o);
 	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
 		return err;
+	fix_from(w, at);
+	w->nends = 0;	/* (its ending is out: no cut goes back into it) */
 	return flush(w, false);
 }
 
@@ -297,6 +440,7 @@ static int buffered_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	unsigned int fflags = (w->o.meta & EHD_META_COMMON) ?
 			      EHD_FIELDS_COMMON : 0;
+	size_t at = w->out.len;
 	int damage = 0, err;
 	uint64_t where = 0;
 
@@ -327,6 +471,8 @@ static int buffered_event(struct ehd_writer *w, const struct ehd_event *ev)
 			return err;
 		}
 	}
+	fix_from(w, at);
+	mark_end(w);
 	err = flush(w, false);
 	if (err) {
 		w->has_err = false;	/* the write failed: not a damage */
@@ -339,6 +485,8 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	int err;
 
+	if (w->full)
+		return -EFBIG;	/* (cut short for want of room) */
 	if (!w->in_source)
 		return -EINVAL;
 	w->has_err = false;
@@ -402,26 +550,25 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 	int err;
 
 	if (w->closed)
-		return w->write_err;
-	if (w->in_source)
-		ehd_writer_end(w);
+		return w->write_err ? w->write_err : -w->no_room;
 	w->closed = true;
 	if (w->ops->caps & EHD__OUT_OWN_IO) {
+		if (w->in_source)
+			ehd_writer_end(w);
 		if (w->write_err)
 			return w->write_err;
 		ehd_writer_stats(w, &st);
 		return w->write_err = w->ops->close(&w->o, &st);
 	}
-	if (w->ops->close) {
+	if (!w->full && !w->write_err) {
 		/* The counts may go in the output: all the events are in. */
-		if (w->utf8_fix)
-			w->utf8_replaced += ehd__utf8_fix(&w->out, 0);
-		ehd_writer_stats(w, &st);
-		err = w->ops->close(&w->o, &st);
-		if (err && !w->write_err)
-			w->write_err = err;
+		render_ending(w);
+		w->in_source = false;
+		err = flush(w, true);
+		if (err && err != -EFBIG)
+			return err;
 	}
-	return flush(w, true);
+	return w->write_err ? w->write_err : -w->no_room;
 }
 
 EHD_API void ehd_writer_stats(const struct ehd_writer *w,
@@ -433,12 +580,15 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 		w->ops->stats(&w->o, stats);
 	if (w->ops->caps & EHD__OUT_OWN_IO)
 		return;
+	if (w->full)
+		stats->events = w->events_total;	/* those in the file */
 	stats->bytes = w->bytes_total;
 	if (w->utf8_fix)
 		stats->utf8_replaced = w->utf8_replaced;
 	stats->trailing = w->trailing;
 	stats->fields_cut = w->fields_cut;
 	stats->lost = w->lost;
+	stats->no_room = w->no_room;
 }
 
 EHD_API const char *ehd_writer_error(const struct ehd_writer *w,

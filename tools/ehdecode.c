@@ -84,7 +84,7 @@ LIVE_HELP_SYSTEM
 "                              of its fields (struct.field, array.0, ...)\n"
 "  -o, --output=FILE    write to FILE instead of standard output; it is\n"
 "                       replaced only when the run succeeds (or when a\n"
-"                       live nettrace finds no room: it keeps what fit)\n"
+"                       live collection finds no room: it keeps what fit)\n"
 "  -m, --meta=LIST      what to show under \"meta\", comma-separated from\n"
 "                       n time cpu pid tid id version level keyword opcode\n"
 "                       tag activity relatedActivity provider event options\n"

@@ -698,6 +698,15 @@ int live_stop(struct live *l)
 	return 0;
 }
 
+/* The file found no room: cut short (ehd_writer_stats() no_room). */
+static bool no_room(const struct ehd_writer *w)
+{
+	struct ehd_writer_stats ws;
+
+	ehd_writer_stats(w, &ws);
+	return ws.no_room;
+}
+
 /*
  * Write one event; 0, 1 for a damaged one (reported), -1: output failed,
  * -2: the output is a pipe its reader closed, -3: the output is full
@@ -707,7 +716,6 @@ static int put_event(struct live *l, struct ehd_writer *w,
 		     const struct ehd_event *ev)
 {
 	int werr = ehd_writer_event(w, ev);
-	struct ehd_writer_stats ws;
 	const char *why;
 	uint64_t off = 0;
 
@@ -715,8 +723,7 @@ static int put_event(struct live *l, struct ehd_writer *w,
 		return 0;	/* too large for the format: counted */
 	if (werr == -EPIPE)
 		return -2;
-	ehd_writer_stats(w, &ws);
-	if (ws.no_room)
+	if (no_room(w))
 		return -4;
 	if (werr == -EFBIG && (l->o->max_size || l->o->switch_bytes))
 		return -3;
@@ -907,6 +914,11 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 			k = ehd_writer_flush(w);
 			if (k == -EPIPE)
 				live_pipe_closed(l);
+			if (k == -EFBIG && no_room(w)) {
+				live_no_room(l, w);
+				say_unwritten(l);
+				ret = 1;
+			}
 			if (k || live_wait(l) || l->pipe_closed)
 				break;
 		} else if (live_stop(l)) {

@@ -169,14 +169,18 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	null) or an array cut inside an element (the part left out)
  * @lost: events lost before the writer saw them, as told by
  *	ehd_writer_add_lost()
- * @no_room: nettrace to a regular file: the errno of a write that found
+ * @no_room: output to a regular file: the errno of a write that found
  *	no room (ENOSPC, EDQUOT; EFBIG past RLIMIT_FSIZE), 0 if none. The
- *	file was then cut back to the windows written whole before it (to
- *	its Trace block, without events, if there was none) and takes no
- *	more events (ehd_writer_event() returns -EFBIG);
- *	ehd_writer_close() ends it, complete, and returns the error. The
- *	counts are those of what is in the file. Back to 0 if ending the
- *	file failed too (the output is lost).
+ *	file was then cut back and ended, complete: nettrace to the windows
+ *	written whole before it (to its Trace block, without events, if
+ *	there was none), the other formats to the end of an event of the
+ *	current source, their ending (closing brackets, trailer) after it.
+ *	It takes no more events (ehd_writer_event() returns -EFBIG);
+ *	ehd_writer_close() returns the error. @events and @bytes are those
+ *	of what is in the file, as are nettrace's other counts (those in a
+ *	Chrome trailer are of every event given). Stays 0 where the file
+ *	could not be ended so (a pipe, no room even for its start and
+ *	ending): the output is lost.
  */
 struct ehd_writer_stats {
 	uint64_t events;

@@ -130,11 +130,12 @@ EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name);
  *
  * Return: 0; for damaged EventHeader data -EBADMSG, -ENOTSUP, -EOVERFLOW
  * or -E2BIG, with ehd_writer_error() saying where and why (the output goes
- * on); nettrace: -E2BIG with ehd_writer_error() NULL for an event too
- * large to be written (skipped and counted; the output goes on), -ENOTSUP
- * for an event read from nettrace or a Heph trace (not converted); -ENOMEM
- * or the errno of a failed write, with ehd_writer_error() NULL (the output
- * is lost).
+ * on); -EFBIG once the file found no room (ehd_writer_stats() @no_room:
+ * it is complete, and takes no more); nettrace: -E2BIG with
+ * ehd_writer_error() NULL for an event too large to be written (skipped
+ * and counted; the output goes on), -ENOTSUP for an event read from
+ * nettrace or a Heph trace (not converted); -ENOMEM or the errno of a
+ * failed write, with ehd_writer_error() NULL (the output is lost).
  */
 EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev);
 
@@ -205,9 +206,9 @@ EHD_API int ehd_writer_set_limit(struct ehd_writer *w, uint64_t bytes);
  * ehd_writer_close() - finish the output and write what is buffered
  * @w: the writer (ends an open source)
  *
- * Return: 0, or the first write error (a negative errno). A nettrace
- * file that found no room (ehd_writer_stats() @no_room) returns that
- * error too, although it is complete up to where it was cut.
+ * Return: 0, or the first write error (a negative errno). A file that
+ * found no room (ehd_writer_stats() @no_room) returns that error too,
+ * although it is complete up to where it was cut.
  */
 EHD_API int ehd_writer_close(struct ehd_writer *w);
 

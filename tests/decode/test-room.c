@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-room.c - a buffered output (JSON, JSON lines, CSV, text, Chrome
+ * JSON, Heph) whose file finds no room: it is cut back to the end of an
+ * event and ended there, complete.
+ *
+ * Events the producer wrote through the interceptor (with a non-ASCII
+ * string, and one that is not UTF-8, whose repair makes its text longer
+ * than it was) are written again and again under a file size limit
+ * (RLIMIT_FSIZE, SIGXFSZ ignored) until one is refused. The file must
+ * then be, byte for byte, the file the same format writes of the events
+ * it says it holds, with no limit: its ending (closing brackets, a
+ * trailer's counts, a Heph trace's last packets) is there, and nothing
+ * of the events that did not fit. Limits inside the first buffer, past
+ * it, and just short of the whole output (the ending itself not fitting)
+ * are tried; a limit that not even the start of the output fits in loses
+ * the file, as any failed write does.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <eventheader/eh-provider.h>
+#include <ehdecode/reader.h>
+#include <ehdecode/writer.h>
+
+#include "test-files.h"
+
+EH_DEFINE_PROVIDER(room_provider, "RoomTest");
+
+/* libtraceevent leaks on formats it cannot parse (not ours). */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
+static char dat_path[64];
+
+static int make_capture(void **state)
+{
+	(void)state;
+	if (tf_capture(dat_path, "test-room"))
+		return -1;
+	EH_REGISTER(room_provider);
+	EH_WRITE(room_provider, "Tick", EH_LEVEL(4), EH_UINT32("i", 7),
+		 EH_STRING_UTF8("name", "caf\xc3\xa9 \xe2\x82\xac"));
+	EH_WRITE(room_provider, "Bad", EH_LEVEL(4),
+		 EH_STRING_UTF8("s", "x\xff\xfe\xfdy"));
+	EH_WRITE(room_provider, "Wide", EH_LEVEL(4),
+		 EH_UINT64_FIXED_ARRAY("v", ((const uint64_t[]){ 1, 2, 3, 4 }),
+				       4));
+	EH_UNREGISTER(room_provider);
+	return 0;
+}
+
+static int remove_capture(void **state)
+{
+	(void)state;
+	unlink(dat_path);
+	return 0;
+}
+
+struct out {
+	int format;
+	unsigned int flags;
+};
+
+static const struct out outs[] = {
+	{ EHD_OUT_JSONL, 0 },
+	{ EHD_OUT_JSON, EHD_WRITER_UTF8_STRICT },
+	{ EHD_OUT_JSON, EHD_WRITER_SPACE },
+	{ EHD_OUT_CSV, 0 },
+	{ EHD_OUT_TEXT, EHD_WRITER_UTF8_STRICT },
+	{ EHD_OUT_CHROME, 0 },
+	{ EHD_OUT_HEPH, 0 },
+};
+
+/* What fill() did. */
+struct fill {
+	uint64_t taken;		/* events ehd_writer_event() took */
+	int refused;		/* what it returned for the one it did not */
+	int close_err;
+	struct ehd_writer_stats st;
+};
+
+/*
+ * Write the capture's events to @fd as @o, over and over, each at its own
+ * time, until one is refused or @max were written (0: no most), under a
+ * file size limit of @fsize bytes.
+ */
+static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
+		 struct fill *f)
+{
+	struct ehd_writer *w = ehd_writer_new(o->format, fd, o->flags,
+					      EHD_META_DEFAULT);
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	const struct ehd_event *ev;
+	struct rlimit old, lim;
+	int err = 0;
+
+	assert_non_null(w);
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = fsize;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(ehd_writer_begin(w, "room"), 0);
+	while (!err && (!max || f->taken < max)) {
+		struct ehd_reader *r = ehd_reader_new(0);
+
+		assert_non_null(r);
+		assert_int_equal(ehd_reader_open(r, dat_path), 0);
+		while (!err && (!max || f->taken < max) &&
+		       ehd_reader_next(r, &ev) > 0) {
+			struct ehd_event e = *ev;
+
+			e.context |= EHD_CTX_TIME | EHD_CTX_TIME_UTC |
+				     EHD_CTX_CPU | EHD_CTX_PID;
+			e.time = UINT64_C(1700000000000000000) +
+				 f->taken * 1000;
+			e.cpu = (uint32_t)(f->taken % 3);
+			e.pid = 100;
+			e.tid = 100 + (uint32_t)(f->taken % 2);
+			err = ehd_writer_event(w, &e);
+			if (err == -EBADMSG)	/* ("Bad" as bytes: written) */
+				err = 0;
+			if (!err)
+				f->taken++;
+			else
+				f->refused = err;
+		}
+		ehd_reader_free(r);
+	}
+	f->close_err = ehd_writer_close(w);
+	ehd_writer_stats(w, &f->st);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	ehd_writer_free(w);
+}
+
+/* The bytes @o writes of the first @n events, without a limit. */
+static char *whole(const struct out *o, uint64_t n, size_t *size)
+{
+	int fd = memfd_create("whole", 0);
+	struct fill f;
+	char *s;
+
+	fill(o, fd, RLIM_INFINITY, n, &f);
+	assert_int_equal(f.close_err, 0);
+	assert_int_equal(f.taken, n);
+	s = tf_slurp_fd(fd, size);
+	assert_non_null(s);
+	close(fd);
+	return s;
+}
+
+/*
+ * Under @fsize bytes, @max events at most (0: until refused): a complete
+ * file of the events that fit.
+ */
+static void cut_at(const struct out *o, rlim_t fsize, uint64_t max)
+{
+	int fd = memfd_create("room", 0);
+	size_t len, wlen;
+	char *s, *want;
+	struct fill f;
+
+	fill(o, fd, fsize, max, &f);
+	s = tf_slurp_fd(fd, &len);
+	assert_non_null(s);
+	print_message("%s flags %#x, %llu bytes: %zu bytes, %llu of %llu events\n",
+		      ehd_writer_format_name(o->format), o->flags,
+		      (unsigned long long)fsize, len,
+		      (unsigned long long)f.st.events,
+		      (unsigned long long)f.taken);
+	/* (refused, or cut at the close: all were taken) */
+	assert_true(f.refused == -EFBIG || (!f.refused && max));
+	assert_int_equal(f.close_err, -EFBIG);
+	assert_int_equal(f.st.no_room, EFBIG);
+	assert_true(len <= fsize);
+	assert_int_equal(f.st.bytes, len);
+	assert_true(f.st.events > 0 && f.st.events <= f.taken);
+	want = whole(o, f.st.events, &wlen);
+	assert_int_equal(len, wlen);
+	assert_memory_equal(s, want, len);
+	free(want);
+	free(s);
+	close(fd);
+}
+
+static void test_cut(void **state)
+{
+	size_t i, size;
+	char *s;
+
+	(void)state;
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		cut_at(&outs[i], 3000, 0);		/* the first buffer */
+		cut_at(&outs[i], 700000, 0);		/* past it */
+		/*
+		 * All the events fit, but not the end of the output: cut back
+		 * at the close, from the last write.
+		 */
+		s = whole(&outs[i], 20000, &size);
+		free(s);
+		cut_at(&outs[i], size - 1, 20000);
+	}
+}
+
+/* Not even the output's start fits: lost, as at any write error. */
+static void test_lost(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		int fd = memfd_create("lost", 0);
+		struct fill f;
+
+		if (outs[i].format == EHD_OUT_JSONL ||
+		    outs[i].format == EHD_OUT_TEXT ||
+		    outs[i].format == EHD_OUT_HEPH)
+			continue;	/* (no start: an empty file is one) */
+		fill(&outs[i], fd, 4, 0, &f);
+		assert_int_equal(f.refused, -EFBIG);
+		assert_int_equal(f.close_err, -EFBIG);
+		assert_int_equal(f.st.no_room, 0);
+		close(fd);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_lost),
+	};
+
+	return cmocka_run_group_tests(tests, make_capture, remove_capture);
+}
