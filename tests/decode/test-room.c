@@ -5,9 +5,10 @@
  * event and ended there, complete.
  *
  * Events the producer wrote through the interceptor (with a non-ASCII
- * string, and one that is not UTF-8, whose repair makes its text longer
- * than it was) are written again and again under a file size limit
- * (RLIMIT_FSIZE, SIGXFSZ ignored) until one is refused. The file must
+ * string, and one that is not UTF-8: its text, repaired or read as
+ * Latin-1, is longer than its bytes) are written again and again under
+ * a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) until one is
+ * refused. The file must
  * then be, byte for byte, the file the same format writes of the events
  * it says it holds, with no limit: its ending (closing brackets, a
  * trailer's counts, a Heph trace's last packets) is there, and nothing
@@ -134,8 +135,6 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 			e.pid = 100;
 			e.tid = 100 + (uint32_t)(f->taken % 2);
 			err = ehd_writer_event(w, &e);
-			if (err == -EBADMSG)	/* ("Bad" as bytes: written) */
-				err = 0;
 			if (!err)
 				f->taken++;
 			else
