@@ -360,7 +360,13 @@ EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
 		return err;
 	fix_from(w, at);
-	mark_end(w);	/* (a source of no events) */
+	/*
+	 * A source of no events may end the file, after events of another:
+	 * a file is not cut back to none (Chrome's ending would then follow
+	 * the records cut with a comma).
+	 */
+	if (w->events_total)
+		mark_end(w);
 	return flush(w, false);
 }
 

@@ -14,7 +14,7 @@
  * trailer's counts, a Heph trace's last packets) is there, and nothing
  * of the events that did not fit. Limits inside the first buffer, past
  * it, and just short of the whole output (the ending itself not fitting)
- * are tried; a limit that not even the start of the output fits in loses
+ * are tried; a limit that not even one event and the ending fit in loses
  * the file, as any failed write does.
  */
 #include <errno.h>
@@ -51,6 +51,8 @@ static char dat_path[64];
 
 static int make_capture(void **state)
 {
+	static const uint8_t id[16] = { 1, 2, 3 };
+
 	(void)state;
 	if (tf_capture(dat_path, "test-room"))
 		return -1;
@@ -62,6 +64,9 @@ static int make_capture(void **state)
 	EH_WRITE(room_provider, "Wide", EH_LEVEL(4),
 		 EH_UINT64_FIXED_ARRAY("v", ((const uint64_t[]){ 1, 2, 3, 4 }),
 				       4));
+	/* (test_none_fits() only: an activity its ending closes) */
+	EH_WRITE_ACTIVITY(room_provider, "Open", id, NULL,
+			  EH_OPCODE(EH_OPCODE_ACTIVITY_START), EH_LEVEL(4));
 	EH_UNREGISTER(room_provider);
 	return 0;
 }
@@ -73,19 +78,21 @@ static int remove_capture(void **state)
 	return 0;
 }
 
+/* A format, its flags, and whether its events are the activity starts. */
 struct out {
 	int format;
 	unsigned int flags;
+	bool open;
 };
 
 static const struct out outs[] = {
-	{ EHD_OUT_JSONL, 0 },
-	{ EHD_OUT_JSON, EHD_WRITER_UTF8_STRICT },
-	{ EHD_OUT_JSON, EHD_WRITER_SPACE },
-	{ EHD_OUT_CSV, 0 },
-	{ EHD_OUT_TEXT, EHD_WRITER_UTF8_STRICT },
-	{ EHD_OUT_CHROME, 0 },
-	{ EHD_OUT_HEPH, 0 },
+	{ EHD_OUT_JSONL, 0, false },
+	{ EHD_OUT_JSON, EHD_WRITER_UTF8_STRICT, false },
+	{ EHD_OUT_JSON, EHD_WRITER_SPACE, false },
+	{ EHD_OUT_CSV, 0, false },
+	{ EHD_OUT_TEXT, EHD_WRITER_UTF8_STRICT, false },
+	{ EHD_OUT_CHROME, 0, false },
+	{ EHD_OUT_HEPH, 0, false },
 };
 
 /* What fill() did. */
@@ -127,6 +134,8 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 		       ehd_reader_next(r, &ev) > 0) {
 			struct ehd_event e = *ev;
 
+			if (o->open != (ev->opcode == EH_OPCODE_ACTIVITY_START))
+				continue;
 			e.context |= EHD_CTX_TIME | EHD_CTX_TIME_UTC |
 				     EHD_CTX_CPU | EHD_CTX_PID;
 			e.time = UINT64_C(1700000000000000000) +
@@ -218,21 +227,35 @@ static void test_cut(void **state)
 	}
 }
 
-/* Not even the output's start fits: lost, as at any write error. */
-static void test_lost(void **state)
+/*
+ * Not even one event and the ending fit: lost, as at any write error. (A
+ * file is not cut back to no events: Chrome's ending, closing an
+ * activity begun in the records cut, would follow them with a comma.)
+ */
+static void test_none_fits(void **state)
 {
-	size_t i;
+	static const struct out open[] = {
+		{ EHD_OUT_CHROME, 0, true }, { EHD_OUT_HEPH, 0, true },
+	};
+	size_t i, size;
+	char *s;
 
 	(void)state;
-	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
-		int fd = memfd_create("lost", 0);
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]) + 2; i++) {
+		const struct out *o = i < 2 ? &open[i] : &outs[i - 2];
+		int fd = memfd_create("none", 0);
 		struct fill f;
 
-		if (outs[i].format == EHD_OUT_JSONL ||
-		    outs[i].format == EHD_OUT_TEXT ||
-		    outs[i].format == EHD_OUT_HEPH)
-			continue;	/* (no start: an empty file is one) */
-		fill(&outs[i], fd, 4, 0, &f);
+		s = whole(o, 1, &size);
+		free(s);
+		fill(o, fd, size - 1, 1, &f);
+		assert_int_equal(f.taken, 1);
+		assert_int_equal(f.close_err, -EFBIG);
+		assert_int_equal(f.st.no_room, 0);
+		close(fd);
+		/* Nor the output's start. */
+		fd = memfd_create("lost", 0);
+		fill(o, fd, 4, 0, &f);
 		assert_int_equal(f.refused, -EFBIG);
 		assert_int_equal(f.close_err, -EFBIG);
 		assert_int_equal(f.st.no_room, 0);
@@ -244,7 +267,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut),
-		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_none_fits),
 	};
 
 	return cmocka_run_group_tests(tests, make_capture, remove_capture);

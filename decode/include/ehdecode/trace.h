@@ -179,8 +179,9 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	ehd_writer_close() returns the error. @events and @bytes are those
  *	of what is in the file, as are nettrace's other counts (those in a
  *	Chrome trailer are of every event given). Stays 0 where the file
- *	could not be ended so (a pipe, no room even for its start and
- *	ending): the output is lost.
+ *	could not be ended so (a pipe; not even nettrace's Trace block fit,
+ *	or, in another format, one event and the ending): the output is
+ *	lost.
  */
 struct ehd_writer_stats {
 	uint64_t events;
