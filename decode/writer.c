@@ -63,8 +63,7 @@ struct ehd_writer {
 	size_t nends, ends_cap;
 	bool ending;
 	size_t ending_at;
-	bool full;		/* ended for want of room: no more events */
-	int no_room;
+	int no_room;		/* its errno: ended, no more events */
 
 	uint64_t err_off;
 	char err_msg[320];
@@ -294,7 +293,6 @@ static int cut_short(struct ehd_writer *w, int err, size_t done)
 	w->out.len = 0;
 	w->nends = 0;
 	w->no_room = -err;
-	w->full = true;
 	return -EFBIG;
 }
 
@@ -308,15 +306,15 @@ static int flush(struct ehd_writer *w, bool all)
 		w->write_err = w->out.err;
 	if (w->write_err)
 		return w->write_err;
-	if (w->full)
+	if (w->no_room)
 		return -EFBIG;
 	if (!all && w->out.len < FLUSH_AT)
 		return 0;
 	err = ehd__write_full(w->o.fd, w->out.p, w->out.len, &done);
 	if (ehd__no_room(err))
 		err = cut_short(w, err, done);
-	if (err == -EFBIG && w->full)
-		return err;
+	if (err == -EFBIG && w->no_room)
+		return err;	/* (cut short: not an error of the output) */
 	if (err)
 		return w->write_err = err;
 	w->bytes_total += w->out.len;
@@ -350,7 +348,7 @@ EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 
 	if (w->in_source || w->closed)
 		return -EINVAL;
-	if (w->full)
+	if (w->no_room)
 		return -EFBIG;
 	w->in_source = true;
 	w->o.source_events = 0;
@@ -378,7 +376,7 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	if (!w->in_source)
 		return -EINVAL;
 	w->in_source = false;
-	if (w->full)
+	if (w->no_room)
 		return 0;	/* (ended when it was cut short) */
 	if (w->ops->end)
 		err = w->ops->end(&w->o);
@@ -491,7 +489,7 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
 {
 	int err;
 
-	if (w->full)
+	if (w->no_room)
 		return -EFBIG;	/* (cut short for want of room) */
 	if (!w->in_source)
 		return -EINVAL;
@@ -566,7 +564,7 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 		ehd_writer_stats(w, &st);
 		return w->write_err = w->ops->close(&w->o, &st);
 	}
-	if (!w->full && !w->write_err) {
+	if (!w->no_room && !w->write_err) {
 		/* The counts may go in the output: all the events are in. */
 		render_ending(w);
 		w->in_source = false;
@@ -586,7 +584,7 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 		w->ops->stats(&w->o, stats);
 	if (w->ops->caps & EHD__OUT_OWN_IO)
 		return;
-	if (w->full)
+	if (w->no_room)
 		stats->events = w->events_total;	/* those in the file */
 	stats->bytes = w->bytes_total;
 	if (w->utf8_fix)
