@@ -98,19 +98,40 @@ int ehd__sink_writev(struct ehd__sink *k, const struct iovec *iov, int n)
 	return err;
 }
 
-void ehd__sink_mark(struct ehd__sink *k, uint64_t at)
+/*
+ * Which of the marks between the oldest and @at, the one to come, goes:
+ * the one whose going leaves the smallest gap for its distance from @at,
+ * so that they thin out geometrically back from the file's end.
+ */
+static size_t thinned(const uint64_t *a, size_t n, uint64_t at)
 {
-	if (!k->cuttable)
-		return;
-	k->ends[k->next] = at;
-	k->next = (k->next + 1) % EHD__SINK_ENDS;
-	if (k->nends < EHD__SINK_ENDS)
-		k->nends++;
+	double best = 2, r;
+	size_t i, drop = n - 1;
+
+	for (i = 1; i < n; i++) {
+		r = (double)((i + 1 < n ? a[i + 1] : at) - a[i - 1]) /
+		    (double)(at - a[i - 1]);
+		if (r < best) {
+			best = r;
+			drop = i;
+		}
+	}
+	return drop;
 }
 
-static uint64_t last_mark(const struct ehd__sink *k)
+void ehd__sink_mark(struct ehd__sink *k, uint64_t at)
 {
-	return k->ends[(k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS];
+	size_t drop;
+
+	if (!k->cuttable || (k->nends && at <= k->ends[k->nends - 1]))
+		return;
+	if (k->nends == EHD__SINK_ENDS) {
+		drop = thinned(k->ends, k->nends, at);
+		memmove(k->ends + drop, k->ends + drop + 1,
+			(k->nends - drop - 1) * sizeof(*k->ends));
+		k->nends--;
+	}
+	k->ends[k->nends++] = at;
 }
 
 int ehd__sink_cut(struct ehd__sink *k, int err)
@@ -121,15 +142,14 @@ int ehd__sink_cut(struct ehd__sink *k, int err)
 		return err;
 	if (__atomic_load_n(&k->no_room, __ATOMIC_ACQUIRE)) {
 		/* Not room enough there: back to the mark before. */
-		end = last_mark(k);
-		k->next = (k->next + EHD__SINK_ENDS - 1) % EHD__SINK_ENDS;
 		if (!--k->nends)
 			return err;
 		/* (records of the rings, round ends) */
-		__atomic_fetch_add(&k->limit_dropped, end - last_mark(k),
+		__atomic_fetch_add(&k->limit_dropped,
+				   k->ends[k->nends] - k->ends[k->nends - 1],
 				   __ATOMIC_RELAXED);
 	}
-	end = last_mark(k);
+	end = k->ends[k->nends - 1];
 	if (ehd__cut_back(k->fd, end))
 		return err;
 	k->bytes = end;

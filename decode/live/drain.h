@@ -63,20 +63,26 @@ struct ehd__sink {
 	bool limit_hold;
 	/*
 	 * A file that may be cut back (cuttable: a normal-mode perf.data,
-	 * written from offset 0): where it was last whole (nends marks, the
-	 * newest before ends[next]: the ends of passes, and of records of a
-	 * pass that found no room); no_room (atomic) the errno of the write
-	 * that found none, once it is cut back.
+	 * written from offset 0): where it was whole (ends[0..nends), oldest
+	 * first: the ends of passes, and of records of a pass that found no
+	 * room; thinned as they come, ehd__sink_mark()); no_room (atomic)
+	 * the errno of the write that found none, once it is cut back.
 	 */
 	bool cuttable;
 	int no_room;
 	uint64_t ends[EHD__SINK_ENDS];
-	size_t nends, next;
+	size_t nends;
 };
 
 /*
  * ehd__sink_mark() - a cuttable file is whole up to stream offset @at (a
  * record's end, not before the last mark)
+ *
+ * The newest mark is always kept, and so is the oldest: a file is never
+ * lost for want of a mark while the first whole end is far enough back.
+ * When all EHD__SINK_ENDS are taken, the one whose going leaves the
+ * smallest gap for how far back it lies goes: the marks are close where
+ * the file ends and farther apart back from there.
  */
 void ehd__sink_mark(struct ehd__sink *k, uint64_t at);
 
@@ -85,8 +91,8 @@ void ehd__sink_mark(struct ehd__sink *k, uint64_t at);
  * @k: the sink
  * @err: the write's error
  *
- * The first time, to the last mark (what the failed write left after it
- * goes); each time after, to the mark before. The file then takes nothing
+ * The first time, to the newest mark (what the failed write left after it
+ * goes); each time after, to the mark before, back to the oldest. The file then takes nothing
  * more from the rings: what they hold is dropped and counted, as past a
  * bound (@limit_hit).
  *

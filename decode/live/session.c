@@ -1513,7 +1513,7 @@ static int open_sink(struct ehd_session *s)
 	err = put_out(s);
 	/* A normal-mode file can be cut back to here (no room). */
 	s->sink.cuttable = s->normal;
-	s->sink.nends = s->sink.next = 0;
+	s->sink.nends = 0;
 	if (!err)
 		ehd__sink_mark(&s->sink, s->sink.bytes);
 	return err;

@@ -129,9 +129,10 @@ extern "C" {
  *	room (ENOSPC, EDQUOT; EFBIG past RLIMIT_FSIZE), 0 if none. The file
  *	was then cut back to the end of the last record it took whole,
  *	takes nothing more (ehd_session_poll() returns -EFBIG), and is
- *	completed there at the stop (cut back further, by up to 64 KiB or a
- *	pass over the rings at a time, until its end fits). Back to 0 if it
- *	could not be completed.
+ *	completed there at the stop (cut back further, to where it was
+ *	whole before, until its end fits: the places kept are close at the
+ *	file's end and farther apart back to the end of the first pass
+ *	over the rings). Back to 0 if it could not be completed.
  */
 struct ehd_session_stats {
 	uint64_t samples;
