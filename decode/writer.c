@@ -33,6 +33,7 @@
 struct end_at {
 	uint64_t at;		/* output offset */
 	uint64_t events;	/* the events before it */
+	bool prev;		/* in the source before the last begun */
 };
 
 struct ehd_writer {
@@ -53,16 +54,22 @@ struct ehd_writer {
 
 	/*
 	 * A regular file that finds no room is cut back to the end of an
-	 * event of the current source and ended there (cut_short()): its
-	 * offset at the start (-1: not a regular file), the ends of the
-	 * events since the last ENDS_KEPT before the buffer, and where the
-	 * ending rendered for the cut starts in the buffer.
+	 * event of the last source begun, or of the one before it, and
+	 * ended there (cut_short()): its offset at the start (-1: not a
+	 * regular file), the ends of the events since the last ENDS_KEPT
+	 * before the buffer; the last source's end as ehd_writer_end()
+	 * rendered it (src_ended), and the one before's (prev_end, empty
+	 * when there is none); the ending, once rendered (ending: the
+	 * source's end, then from close_at on the format's close).
 	 */
 	int64_t start;
 	struct end_at *ends;
 	size_t nends, ends_cap;
-	bool ending;
-	size_t ending_at;
+	struct ehd_buf src_end, prev_end;
+	bool src_ended;
+	struct ehd_buf ending;
+	bool have_ending;
+	size_t close_at;
 	int no_room;		/* its errno: ended, no more events */
 
 	uint64_t err_off;
@@ -199,6 +206,9 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 		w->ops->destroy(&w->o);
 	ehd_enum_free(w->en);
 	ehd__buf_free(&w->out);
+	ehd__buf_free(&w->src_end);
+	ehd__buf_free(&w->prev_end);
+	ehd__buf_free(&w->ending);
 	free(w->ends);
 	free(w);
 }
@@ -208,10 +218,10 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
  * format promises it: each event and each piece of the frame as it is
  * added, so that the ends of events stay where they were put.
  */
-static void fix_from(struct ehd_writer *w, size_t at)
+static void fix_from(struct ehd_writer *w, struct ehd_buf *b, size_t at)
 {
-	if (w->utf8_fix && at < w->out.len)
-		w->utf8_replaced += ehd__utf8_fix(&w->out, at);
+	if (w->utf8_fix && at < b->len)
+		w->utf8_replaced += ehd__utf8_fix(b, at);
 }
 
 /* The output may end here, the current source's ending after it. */
@@ -231,62 +241,72 @@ static void mark_end(struct ehd_writer *w)
 		w->ends_cap = cap;
 	}
 	w->ends[w->nends++] = (struct end_at){ w->bytes_total + w->out.len,
-					       w->events_total };
+					       w->events_total, false };
 }
 
 /*
- * The ending of the output as ehd_writer_close() would add it now (the
- * current source's end, then the format's close) at the end of the
- * buffer, once: its counts are those of all the events so far.
+ * The ending of the output as ehd_writer_close() would add it now, in
+ * w->ending, once: the last source's end (rendered now, or as
+ * ehd_writer_end() did), then the format's close, with the counts of all
+ * the events so far. The format renders into w->o.buf: pointed there.
  */
 static void render_ending(struct ehd_writer *w)
 {
 	struct ehd_writer_stats st;
 
-	if (w->ending)
+	if (w->have_ending)
 		return;
-	w->ending = true;
-	w->ending_at = w->out.len;
+	w->have_ending = true;
+	w->o.buf = &w->ending;
 	if (w->in_source && w->ops->end)
 		w->ops->end(&w->o);
-	fix_from(w, w->ending_at);
+	else if (w->src_ended)
+		ehd__buf_put(&w->ending, w->src_end.p, w->src_end.len);
+	fix_from(w, &w->ending, 0);
+	w->close_at = w->ending.len;
 	if (w->ops->close) {
-		size_t at = w->out.len;
-
 		ehd_writer_stats(w, &st);
 		w->ops->close(&w->o, &st);
-		fix_from(w, at);
+		fix_from(w, &w->ending, w->close_at);
 	}
+	w->o.buf = &w->out;
 }
 
 /*
  * cut_short() - writing the buffer found no room (@err), @done bytes of
  * it written: end the file at the last end of an event after which its
- * ending (render_ending()) fits in the bytes the file reached, the
- * ending written there. The file is then complete, with the events
- * before that end; no more are taken (-EFBIG).
+ * ending (its source's end, then the format's close: render_ending())
+ * fits in the bytes the file reached, the ending written there. The file
+ * is then complete, with the events before that end; no more are taken
+ * (-EFBIG).
  * Return: -EFBIG, or @err when it cannot be (not a regular file, no
- * such end in the current source, the cut or the ending failed).
+ * such end in the last two sources, the cut or the ending failed).
  */
 static int cut_short(struct ehd_writer *w, int err, size_t done)
 {
-	uint64_t reached = w->bytes_total + done, size;
+	uint64_t reached = w->bytes_total + done, size = 0;
+	size_t n, close, src = 0;
 	const struct end_at *e;
-	size_t n;
 
 	if (w->start < 0 || !w->nends)
 		return err;
 	render_ending(w);
-	if (w->out.err)
+	if (w->ending.err)
 		return err;
-	size = w->out.len - w->ending_at;
-	for (n = w->nends; n && w->ends[n - 1].at + size > reached; n--)
-		;
+	close = w->ending.len - w->close_at;
+	for (n = w->nends; n; n--) {
+		src = w->ends[n - 1].prev ? w->prev_end.len : w->close_at;
+		size = src + close;
+		if (w->ends[n - 1].at + size <= reached)
+			break;
+	}
 	if (!n)
 		return err;
 	e = &w->ends[n - 1];
 	if (ehd__cut_back(w->o.fd, (uint64_t)w->start + e->at) ||
-	    ehd__write_full(w->o.fd, w->out.p + w->ending_at, size, NULL))
+	    ehd__write_full(w->o.fd, e->prev ? w->prev_end.p : w->ending.p,
+			    src, NULL) ||
+	    ehd__write_full(w->o.fd, w->ending.p + w->close_at, close, NULL))
 		return err;
 	w->bytes_total = e->at + size;
 	w->events_total = e->events;
@@ -335,6 +355,29 @@ EHD_API int ehd_writer_flush(struct ehd_writer *w)
 	return flush(w, true);
 }
 
+/*
+ * A source begins: the ends of events of the last one stay, marked as
+ * the source before's (its end kept), those before it go.
+ */
+static void prev_marks(struct ehd_writer *w)
+{
+	struct ehd_buf t;
+	size_t i, k = 0;
+
+	if (!w->src_ended)
+		w->nends = 0;
+	for (i = 0; i < w->nends; i++)
+		if (!w->ends[i].prev)
+			w->ends[k++] = (struct end_at){ w->ends[i].at,
+							w->ends[i].events,
+							true };
+	w->nends = k;
+	t = w->prev_end;
+	w->prev_end = w->src_end;
+	w->src_end = t;
+	w->src_end.len = 0;
+}
+
 EHD_API int ehd_writer_begin(struct ehd_writer *w, const char *name)
 {
 	return ehd_writer_begin_trace(w, name, NULL);
@@ -352,12 +395,14 @@ EHD_API int ehd_writer_begin_trace(struct ehd_writer *w, const char *name,
 		return -EFBIG;
 	w->in_source = true;
 	w->o.source_events = 0;
+	prev_marks(w);
+	w->src_ended = false;
 	if (w->ops->begin)
 		err = w->ops->begin(&w->o, name, info);
 	w->o.sources++;
 	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
 		return err;
-	fix_from(w, at);
+	fix_from(w, &w->out, at);
 	/*
 	 * A source of no events may end the file, after events of another:
 	 * a file is not cut back to none (Chrome's ending would then follow
@@ -382,8 +427,14 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 		err = w->ops->end(&w->o);
 	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
 		return err;
-	fix_from(w, at);
-	w->nends = 0;	/* (its ending is out: no cut goes back into it) */
+	fix_from(w, &w->out, at);
+	/* A cut back into the source writes its end again: kept. */
+	w->src_end.len = 0;
+	if (w->start >= 0)
+		ehd__buf_put(&w->src_end, w->out.p + at, w->out.len - at);
+	w->src_ended = !w->src_end.err;
+	if (!w->src_ended)
+		w->nends = 0;	/* (no cut goes back into it) */
 	return flush(w, false);
 }
 
@@ -475,7 +526,7 @@ static int buffered_event(struct ehd_writer *w, const struct ehd_event *ev)
 			return err;
 		}
 	}
-	fix_from(w, at);
+	fix_from(w, &w->out, at);
 	mark_end(w);
 	err = flush(w, false);
 	if (err) {
@@ -565,9 +616,21 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 		return w->write_err = w->ops->close(&w->o, &st);
 	}
 	if (!w->no_room && !w->write_err) {
-		/* The counts may go in the output: all the events are in. */
+		/*
+		 * The counts may go in the output: all the events are in. The
+		 * source's end is in the buffer already when it was ended.
+		 */
+		bool ended = !w->in_source;
+
 		render_ending(w);
 		w->in_source = false;
+		if (ended)
+			ehd__buf_put(&w->out, w->ending.p + w->close_at,
+				     w->ending.len - w->close_at);
+		else
+			ehd__buf_put(&w->out, w->ending.p, w->ending.len);
+		if (w->ending.err && !w->out.err)
+			w->out.err = w->ending.err;
 		err = flush(w, true);
 		if (err && err != -EFBIG)
 			return err;

@@ -482,6 +482,10 @@ static int run(int argc, char **argv, struct live_opts *live)
 	kept = err && started && ws.no_room && out.fd >= 0;
 	if (kept)
 		live_no_room(&l, w);
+	else if (err && ws.no_room && out.fd < 0)
+		fprintf(stderr, "%s: standard output: no room (%s): it ends, complete, after the first %llu events\n",
+			prog, strerror(ws.no_room),
+			(unsigned long long)ws.events);
 	else if (err)
 		fprintf(stderr, "%s: %s: %s\n", prog,
 			o.output ? o.output : "standard output", strerror(-err));

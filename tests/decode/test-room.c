@@ -104,12 +104,24 @@ struct fill {
 };
 
 /*
+ * How the events go in: all in one source, or the first @split (0: all)
+ * in one and the rest in a second; with @end, each source ended before
+ * the close (as ehdecode does), else the last one ended by the close.
+ */
+struct shape {
+	uint64_t split;
+	bool end;
+};
+
+static const struct shape one = { 0, false };
+
+/*
  * Write the capture's events to @fd as @o, over and over, each at its own
  * time, until one is refused or @max were written (0: no most), under a
- * file size limit of @fsize bytes.
+ * file size limit of @fsize bytes, in sources as @sh says.
  */
 static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
-		 struct fill *f)
+		 const struct shape *sh, struct fill *f)
 {
 	struct ehd_writer *w = ehd_writer_new(o->format, fd, o->flags,
 					      EHD_META_DEFAULT);
@@ -143,6 +155,15 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 			e.cpu = (uint32_t)(f->taken % 3);
 			e.pid = 100;
 			e.tid = 100 + (uint32_t)(f->taken % 2);
+			if (sh->split && f->taken == sh->split) {
+				if (sh->end)
+					assert_int_equal(ehd_writer_end(w), 0);
+				err = ehd_writer_begin(w, "room2");
+				if (err) {
+					f->refused = err;
+					break;
+				}
+			}
 			err = ehd_writer_event(w, &e);
 			if (!err)
 				f->taken++;
@@ -151,6 +172,8 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 		}
 		ehd_reader_free(r);
 	}
+	if (sh->end)
+		ehd_writer_end(w);
 	f->close_err = ehd_writer_close(w);
 	ehd_writer_stats(w, &f->st);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
@@ -158,14 +181,15 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 	ehd_writer_free(w);
 }
 
-/* The bytes @o writes of the first @n events, without a limit. */
-static char *whole(const struct out *o, uint64_t n, size_t *size)
+/* The bytes @o writes of the first @n events in @sh, without a limit. */
+static char *whole(const struct out *o, uint64_t n, const struct shape *sh,
+		   size_t *size)
 {
 	int fd = memfd_create("whole", 0);
 	struct fill f;
 	char *s;
 
-	fill(o, fd, RLIM_INFINITY, n, &f);
+	fill(o, fd, RLIM_INFINITY, n, sh, &f);
 	assert_int_equal(f.close_err, 0);
 	assert_int_equal(f.taken, n);
 	s = tf_slurp_fd(fd, size);
@@ -175,17 +199,18 @@ static char *whole(const struct out *o, uint64_t n, size_t *size)
 }
 
 /*
- * Under @fsize bytes, @max events at most (0: until refused): a complete
- * file of the events that fit.
+ * Under @fsize bytes, @max events at most (0: until refused) in @sh: a
+ * complete file of the events that fit; their number returned.
  */
-static void cut_at(const struct out *o, rlim_t fsize, uint64_t max)
+static uint64_t cut_at(const struct out *o, rlim_t fsize, uint64_t max,
+		       const struct shape *sh)
 {
 	int fd = memfd_create("room", 0);
 	size_t len, wlen;
 	char *s, *want;
 	struct fill f;
 
-	fill(o, fd, fsize, max, &f);
+	fill(o, fd, fsize, max, sh, &f);
 	s = tf_slurp_fd(fd, &len);
 	assert_non_null(s);
 	print_message("%s flags %#x, %llu bytes: %zu bytes, %llu of %llu events\n",
@@ -200,12 +225,13 @@ static void cut_at(const struct out *o, rlim_t fsize, uint64_t max)
 	assert_true(len <= fsize);
 	assert_int_equal(f.st.bytes, len);
 	assert_true(f.st.events > 0 && f.st.events <= f.taken);
-	want = whole(o, f.st.events, &wlen);
+	want = whole(o, f.st.events, sh, &wlen);
 	assert_int_equal(len, wlen);
 	assert_memory_equal(s, want, len);
 	free(want);
 	free(s);
 	close(fd);
+	return f.st.events;
 }
 
 static void test_cut(void **state)
@@ -215,15 +241,43 @@ static void test_cut(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
-		cut_at(&outs[i], 3000, 0);		/* the first buffer */
-		cut_at(&outs[i], 700000, 0);		/* past it */
+		cut_at(&outs[i], 3000, 0, &one);	/* the first buffer */
+		cut_at(&outs[i], 700000, 0, &one);	/* past it */
 		/*
 		 * All the events fit, but not the end of the output: cut back
 		 * at the close, from the last write.
 		 */
-		s = whole(&outs[i], 20000, &size);
+		s = whole(&outs[i], 20000, &one, &size);
 		free(s);
-		cut_at(&outs[i], size - 1, 20000);
+		cut_at(&outs[i], size - 1, 20000, &one);
+	}
+}
+
+/*
+ * The sources ended before the close, as ehdecode ends each file it
+ * reads: a cut at the close goes back into the source ended (its end
+ * written again after the cut), and a cut in a second source before any
+ * of its events fit goes back into the first. Before, the end of a
+ * source took away every place to cut back to: both files were lost.
+ */
+static void test_sources(void **state)
+{
+	const struct shape ended = { 0, true }, two = { 300, true };
+	size_t i, size;
+	char *s;
+
+	(void)state;
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		s = whole(&outs[i], 2000, &ended, &size);
+		free(s);
+		cut_at(&outs[i], size - 1, 2000, &ended);
+		/* The first source whole fits, the second's start does not. */
+		s = whole(&outs[i], two.split, &ended, &size);
+		free(s);
+		assert_int_equal(cut_at(&outs[i], size, 2000, &two),
+				 two.split);
+		/* Cut in the second source, past its first buffer. */
+		assert_true(cut_at(&outs[i], 700000, 0, &two) > two.split);
 	}
 }
 
@@ -246,16 +300,16 @@ static void test_none_fits(void **state)
 		int fd = memfd_create("none", 0);
 		struct fill f;
 
-		s = whole(o, 1, &size);
+		s = whole(o, 1, &one, &size);
 		free(s);
-		fill(o, fd, size - 1, 1, &f);
+		fill(o, fd, size - 1, 1, &one, &f);
 		assert_int_equal(f.taken, 1);
 		assert_int_equal(f.close_err, -EFBIG);
 		assert_int_equal(f.st.no_room, 0);
 		close(fd);
 		/* Nor the output's start. */
 		fd = memfd_create("lost", 0);
-		fill(o, fd, 4, 0, &f);
+		fill(o, fd, 4, 0, &one, &f);
 		assert_int_equal(f.refused, -EFBIG);
 		assert_int_equal(f.close_err, -EFBIG);
 		assert_int_equal(f.st.no_room, 0);
@@ -267,6 +321,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_none_fits),
 	};
 

@@ -12,6 +12,8 @@
 #    one line naming its offset and reason, the other events all written,
 #    exit 1;
 #  - -o FILE, --meta, -F text;
+#  - standard output to a file that finds no room ends, complete, after
+#    the events that fit;
 #  - outputs never destroy data: a missing input (a typo) changes no
 #    output file and prints nothing to standard output; a run that fails
 #    half-way (a truncated input) or is killed leaves an existing output
@@ -197,6 +199,38 @@ check "-o a symbolic link" 0 "$ehdecode" -F jsonl -o "$tmp/link.jsonl" "$f"
 check "-o /dev/null" 0 "$ehdecode" -F jsonl -o /dev/null "$f"
 [ -c /dev/null ] && echo "ok: /dev/null is still a device" ||
 	{ echo "FAIL: /dev/null was replaced"; fail=1; }
+
+# Standard output to a file that finds no room (ulimit -f 100, SIGXFSZ
+# ignored; the limit falls in the first of two inputs): it ends, complete,
+# after the events that fit, exit 1, one line that says how many. Before,
+# it stopped mid-event.
+both=("$dir/perf.data" "$dir/pipe.data")
+"$ehdecode" -F jsonl "${both[@]}" >"$tmp/both.jsonl"
+for fmt in jsonl json chrome nettrace; do
+	lim=100
+	[ $fmt = nettrace ] && lim=50	# (all of it takes 91 KiB)
+	( trap '' XFSZ; ulimit -f $lim; exec "$ehdecode" -F $fmt "${both[@]}" ) \
+		>"$tmp/room.$fmt" 2>"$tmp/err"
+	rc=$?
+	n=$(sed -n 's/^ehdecode: standard output: no room (.*): it ends, complete, after the first \([0-9]*\) events$/\1/p' "$tmp/err")
+	case $fmt in
+	jsonl)	got=$(jq -c . "$tmp/room.$fmt" | wc -l)
+		head -n "${n:-0}" "$tmp/both.jsonl" | cmp -s - "$tmp/room.$fmt" ||
+			got="not the first $n lines" ;;
+	json)	got=$(jq '[.[] | length] | add' "$tmp/room.$fmt") ;;
+	chrome)	got=$(jq '[.traceEvents[] | select(.ph != "M")] | length' \
+			"$tmp/room.$fmt") ;;
+	nettrace)	# (one window holds them all: a trace of none)
+		got=$("$ehdecode" --strict -F jsonl "$tmp/room.$fmt" | wc -l) ;;
+	esac
+	if [ "$rc" = 1 ] && [ -n "$n" ] && [ "$got" = "$n" ] &&
+	   { [ "$n" -gt 0 ] || [ $fmt = nettrace ]; }; then
+		echo "ok: -F $fmt to standard output, no room: $n events, complete"
+	else
+		echo "FAIL: -F $fmt to standard output, no room: exit $rc, said '$n', read '$got': $(head -n 2 "$tmp/err")"
+		fail=1
+	fi
+done
 
 # -o, --meta, text.
 check "-o FILE" 0 "$ehdecode" -F jsonl -o "$tmp/o.jsonl" "$dir/pipe.data"

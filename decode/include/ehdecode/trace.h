@@ -174,7 +174,9 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	file was then cut back and ended, complete: nettrace to the windows
  *	written whole before it (to its Trace block, without events, if
  *	there was none), the other formats to the end of an event of the
- *	current source, their ending (closing brackets, trailer) after it.
+ *	last source begun or the one before it (also after those were
+ *	ended: their end is written again), their ending (closing
+ *	brackets, trailer) after it.
  *	It takes no more events (ehd_writer_event() returns -EFBIG);
  *	ehd_writer_close() returns the error. @events and @bytes are those
  *	of what is in the file, as are nettrace's other counts (those in a
