@@ -1029,12 +1029,17 @@ void live_summary(const struct live *l, const char *output,
 	 * a nettrace, what was written.
 	 */
 	cut = l->no_room || (perf && st.no_room);
-	fprintf(stderr, "%s: wrote %s%s%s%s: %llu events%s, %llu lost, in %.1f s\n",
+	/*
+	 * The kernel counts a tracepoint's samples, not a cpu-clock's (its
+	 * count is time): a perf.data's CPU samples are only in the file.
+	 */
+	fprintf(stderr, "%s: wrote %s%s%s%s: %llu events%s%s, %llu lost, in %.1f s\n",
 		l->o->prog, output, last ? " to " : "", last ? last : "",
 		cut ? " (cut short: no room)" : "",
 		(unsigned long long)(perf ? st.samples : l->events),
-		perf && cut ? " recorded" : "", (unsigned long long)st.lost,
-		now() - l->started);
+		perf && cut ? " recorded" : "",
+		perf && l->o->hz ? " and CPU samples (not counted)" : "",
+		(unsigned long long)st.lost, now() - l->started);
 }
 
 int live_child_exit(const struct live *l)

@@ -13,7 +13,8 @@
 #  - ProcessCreate and ProcessExit of spin's pid, and an executable
 #    mapping of the spin binary for it, all present;
 #  - symbol tables are read for the files a frame is in and no other
-#    mapped file (ehdecode --stats counts them);
+#    mapped file (ehdecode --stats counts them); the summary does not say
+#    "0 events" of a perf.data of CPU samples;
 #  - SPEC/stacks gives that spec's events their stacks, and no other's;
 #  - nettrace: every named user frame of the trace is the function
 #    PerfView's own lookup finds from the mapping's metadata (build id,
@@ -111,8 +112,15 @@ check_spin "$tmp/s.jsonl" perf.data
 
 # Symbol tables are read for the files a stack hits, no other: spin aimed
 # at (-p command) maps its own files and, before its exec, ehrecord's.
-"$rec" -q -F perf --cpu-sampling=999 -p command -o "$tmp/a.data" -- "$spin" 300 \
+"$rec" -F perf --cpu-sampling=999 -p command -o "$tmp/a.data" -- "$spin" 300 \
 	>/dev/null 2>"$tmp/rec.err" || bad "ehrecord -p command -- spin: exit $?: $(head -n 2 "$tmp/rec.err")"
+# Its summary does not say 0 events of a file of CPU samples: the kernel
+# does not count them (a cpu-clock's count is time).
+if grep -Eq "^ehrecord: wrote $tmp/a.data: 0 events and CPU samples \(not counted\), 0 lost, in [0-9.]+ s\$" "$tmp/rec.err"; then
+	ok "-F perf --cpu-sampling: the summary says its CPU samples are not counted"
+else
+	bad "-F perf --cpu-sampling: summary: $(tail -n 1 "$tmp/rec.err")"
+fi
 "$dec" --system --stats -F jsonl -m stack "$tmp/a.data" >"$tmp/a.jsonl" 2>"$tmp/a.err"
 read -r nsym nread < <(sed -n 's/.*symbol tables read from \([0-9]*\) of the \([0-9]*\) mapped files read$/\1 \2/p' "$tmp/a.err")
 # (the modules of the frames: "libc.so.6+0x...", not "[kernel.kallsyms]+")
