@@ -224,6 +224,14 @@ static void fix_from(struct ehd_writer *w, struct ehd_buf *b, size_t at)
 		w->utf8_replaced += ehd__utf8_fix(b, at);
 }
 
+/* Add @src's bytes from @from on to @dst (none there: nothing). */
+static void put_from(struct ehd_buf *dst, const struct ehd_buf *src,
+		     size_t from)
+{
+	if (from < src->len)
+		ehd__buf_put(dst, src->p + from, src->len - from);
+}
+
 /* The output may end here, the current source's ending after it. */
 static void mark_end(struct ehd_writer *w)
 {
@@ -261,7 +269,7 @@ static void render_ending(struct ehd_writer *w)
 	if (w->in_source && w->ops->end)
 		w->ops->end(&w->o);
 	else if (w->src_ended)
-		ehd__buf_put(&w->ending, w->src_end.p, w->src_end.len);
+		put_from(&w->ending, &w->src_end, 0);
 	fix_from(w, &w->ending, 0);
 	w->close_at = w->ending.len;
 	if (w->ops->close) {
@@ -304,9 +312,11 @@ static int cut_short(struct ehd_writer *w, int err, size_t done)
 		return err;
 	e = &w->ends[n - 1];
 	if (ehd__cut_back(w->o.fd, (uint64_t)w->start + e->at) ||
-	    ehd__write_full(w->o.fd, e->prev ? w->prev_end.p : w->ending.p,
-			    src, NULL) ||
-	    ehd__write_full(w->o.fd, w->ending.p + w->close_at, close, NULL))
+	    (src && ehd__write_full(w->o.fd, e->prev ? w->prev_end.p :
+						       w->ending.p,
+				    src, NULL)) ||
+	    (close && ehd__write_full(w->o.fd, w->ending.p + w->close_at,
+				      close, NULL)))
 		return err;
 	w->bytes_total = e->at + size;
 	w->events_total = e->events;
@@ -431,7 +441,7 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	/* A cut back into the source writes its end again: kept. */
 	w->src_end.len = 0;
 	if (w->start >= 0)
-		ehd__buf_put(&w->src_end, w->out.p + at, w->out.len - at);
+		put_from(&w->src_end, &w->out, at);
 	w->src_ended = !w->src_end.err;
 	if (!w->src_ended)
 		w->nends = 0;	/* (no cut goes back into it) */
@@ -624,11 +634,7 @@ EHD_API int ehd_writer_close(struct ehd_writer *w)
 
 		render_ending(w);
 		w->in_source = false;
-		if (ended)
-			ehd__buf_put(&w->out, w->ending.p + w->close_at,
-				     w->ending.len - w->close_at);
-		else
-			ehd__buf_put(&w->out, w->ending.p, w->ending.len);
+		put_from(&w->out, &w->ending, ended ? w->close_at : 0);
 		if (w->ending.err && !w->out.err)
 			w->out.err = w->ending.err;
 		err = flush(w, true);
