@@ -92,9 +92,9 @@ void ehd__sink_mark(struct ehd__sink *k, uint64_t at);
  * @err: the write's error
  *
  * The first time, to the newest mark (what the failed write left after it
- * goes); each time after, to the mark before, back to the oldest. The file then takes nothing
- * more from the rings: what they hold is dropped and counted, as past a
- * bound (@limit_hit).
+ * goes); each time after, to the mark before, back to the oldest. The
+ * file then takes nothing more from the rings: what they hold is dropped
+ * and counted, as past a bound (@limit_hit).
  *
  * Return: 0, or @err when it is no such error (ENOSPC, EDQUOT, EFBIG), the
  * file cannot be cut, or there is no mark left.

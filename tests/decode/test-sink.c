@@ -128,10 +128,10 @@ static void test_thinned(void **state)
 	k.cuttable = true;
 	for (at = 100; at <= 1000000; at += 100) {
 		ehd__sink_mark(&k, at);
-		ehd__sink_mark(&k, at);		/* (the same end again) */
+		ehd__sink_mark(&k, at);	/* (the same end again) */
 		newest = at;
 	}
-	ehd__sink_mark(&k, 500);		/* (before the last: not a mark) */
+	ehd__sink_mark(&k, 500);	/* (before the last: not one) */
 	assert_int_equal(k.nends, EHD__SINK_ENDS);
 	assert_int_equal(k.ends[0], 100);
 	assert_int_equal(k.ends[k.nends - 1], newest);
