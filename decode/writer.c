@@ -69,6 +69,7 @@ struct ehd_writer {
 	bool src_ended;
 	struct ehd_buf ending;
 	bool have_ending;
+	bool ending_src;	/* it has the last source's end */
 	size_t close_at;
 	int no_room;		/* its errno: ended, no more events */
 
@@ -266,6 +267,7 @@ static void render_ending(struct ehd_writer *w)
 		return;
 	w->have_ending = true;
 	w->o.buf = &w->ending;
+	w->ending_src = w->in_source || w->src_ended;
 	if (w->in_source && w->ops->end)
 		w->ops->end(&w->o);
 	else if (w->src_ended)
@@ -303,6 +305,8 @@ static int cut_short(struct ehd_writer *w, int err, size_t done)
 		return err;
 	close = w->ending.len - w->close_at;
 	for (n = w->nends; n; n--) {
+		if (!w->ends[n - 1].prev && !w->ending_src)
+			continue;	/* (its end not known) */
 		src = w->ends[n - 1].prev ? w->prev_end.len : w->close_at;
 		size = src + close;
 		if (w->ends[n - 1].at + size <= reached)
@@ -367,17 +371,15 @@ EHD_API int ehd_writer_flush(struct ehd_writer *w)
 
 /*
  * A source begins: the ends of events of the last one stay, marked as
- * the source before's (its end kept), those before it go.
+ * the source before's, if its end was kept; those before it go.
  */
 static void prev_marks(struct ehd_writer *w)
 {
 	struct ehd_buf t;
 	size_t i, k = 0;
 
-	if (!w->src_ended)
-		w->nends = 0;
 	for (i = 0; i < w->nends; i++)
-		if (!w->ends[i].prev)
+		if (!w->ends[i].prev && w->src_ended)
 			w->ends[k++] = (struct end_at){ w->ends[i].at,
 							w->ends[i].events,
 							true };
@@ -443,8 +445,6 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	if (w->start >= 0)
 		put_from(&w->src_end, &w->out, at);
 	w->src_ended = !w->src_end.err;
-	if (!w->src_ended)
-		w->nends = 0;	/* (no cut goes back into it) */
 	return flush(w, false);
 }
 

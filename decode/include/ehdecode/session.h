@@ -131,8 +131,8 @@ extern "C" {
  *	takes nothing more (ehd_session_poll() returns -EFBIG), and is
  *	completed there at the stop (cut back further, to where it was
  *	whole before, until its end fits: the places kept are close at the
- *	file's end and farther apart back to the end of the first pass
- *	over the rings). Back to 0 if it could not be completed.
+ *	file's end and farther apart back to where its records begin).
+ *	Back to 0 if it could not be completed.
  */
 struct ehd_session_stats {
 	uint64_t samples;
