@@ -652,6 +652,25 @@ static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+/*
+ * perf_open_into() - open an event whose samples go to the ring of event
+ * @ring_fd from the first: an enabled event opened alone, then given its
+ * ring, counts what it takes in between (a tracepoint's program writes
+ * from the open) and writes it nowhere, so the count would say more than
+ * the file holds. Where the kernel refuses (PERF_FLAG_FD_OUTPUT), @*later
+ * is set: the caller gives the ring with PERF_EVENT_IOC_SET_OUTPUT.
+ */
+static int perf_open_into(struct perf_event_attr *a, pid_t pid, int cpu,
+			  int ring_fd, bool *later)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, ring_fd,
+			      PERF_FLAG_FD_CLOEXEC | PERF_FLAG_FD_OUTPUT |
+			      PERF_FLAG_FD_NO_GROUP);
+
+	*later = fd < 0 && errno == EINVAL;
+	return *later ? perf_open(a, pid, cpu) : fd;
+}
+
 static void base_attr(const struct ehd_session *s, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -754,7 +773,8 @@ static void tp_attr(const struct ehd_session *s, const struct tp *t,
 	/*
 	 * Enabled from the start: opening the event is what makes a program
 	 * see its tracepoint enabled, and writing follows at once. The event
-	 * is given its ring (and filter) right after it is opened.
+	 * writes to its ring from the open (perf_open_into()); its filter is
+	 * set right after, so what is written in between is not filtered.
 	 */
 	a->disabled = 0;
 	a->sample_type |= PERF_SAMPLE_RAW;
@@ -915,7 +935,9 @@ static int set_open(struct ehd_session *s, struct evset *e,
 	for (k = 0; k < ntasks && !err; k++) {
 		for (i = 0; i < s->nrings && !err; i++) {
 			pid_t tid = s->npids ? s->aim.tasks[k] : -1;
-			int fd = perf_open(a, tid, s->rings[i].cpu);
+			bool later;
+			int fd = perf_open_into(a, tid, s->rings[i].cpu,
+						s->rings[i].fd, &later);
 
 			if (fd < 0 && tid > 0 && errno == ESRCH)
 				break;	/* the thread ended */
@@ -931,8 +953,8 @@ static int set_open(struct ehd_session *s, struct evset *e,
 				err = fail(s, -EINVAL,
 					   "the kernel refused the filter '%s' on %s: %s (fields: eventheader_flags, version, id, tag, opcode, level)",
 					   filter, what, strerror(errno));
-			else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
-				       s->rings[i].fd) ||
+			else if ((later && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+						 s->rings[i].fd)) ||
 				 ioctl(fd, PERF_EVENT_IOC_ID,
 				       &e->ids[e->n - 1]))
 				err = fail(s, -errno,
@@ -1090,7 +1112,7 @@ static const struct spec *provider_wants(const struct ehd_session *s,
  * Add the user_events tracepoints of provider specs not collected yet.
  * Once started, they are described in the stream before any of their
  * samples: the drain thread's lock is held from before the first is
- * given its ring until the descriptions are handed over, so that a pass
+ * opened until the descriptions are handed over, so that a pass
  * that takes one of their samples also takes the descriptions first.
  */
 static int scan_providers(struct ehd_session *s)

@@ -20,7 +20,10 @@
 #  - --switch-output 0.5 around a producer: files that read on their own
 #    and hold together every event it wrote, both formats;
 #  - -o - piped into ehdecode -: events come out while the producer still
-#    writes, and every one of them in the end.
+#    writes, and every one of them in the end;
+#  - -F perf started while bench/live-load writes flat out (a first
+#    recorder holds its tracepoint enabled): the summary's count of
+#    events is the file's, three times over.
 # Exit status 0 only if every check passed.
 set -u
 
@@ -192,4 +195,31 @@ if [ -n "$seen" ] && [ "$n" = "$main" ]; then
 else
 	bad "-o - | ehdecode -: seen live: ${seen:-no}, $n of ${main:-?} events: $(head -n 1 dec.err)"
 fi
+
+# 7. The summary counts what the file holds. The producer writes from the
+# first open of its tracepoint (here, the first recorder's), so a second
+# recorder's events take samples from the moment each is opened: one
+# opened before it has its ring counts samples written nowhere.
+"$rec" -q -F perf -o hold.data --duration 300 -e EhBench_L4K1 2>hold.err &
+h=$!
+"$load" -r 0 -d 300 -w 20 -s 0 >load.out 2>&1 &
+l=$!
+while kill -0 $l 2>/dev/null && ! grep -q '^live-load: start' load.out; do
+	sleep 0.05
+done
+for i in 1 2 3; do
+	"$rec" -F perf -o sum.data --duration 0.3 -e EhBench_L4K1 2>rec.err ||
+		{ bad "summary $i: exit $?: $(head -n 2 rec.err)"; continue; }
+	"$dec" --strict -F jsonl sum.data >sum.jsonl 2>dec.err
+	rc=$?
+	n=$(grep -c '"n":"EhBench:' sum.jsonl)
+	said=$(sed -n 's/^ehrecord: wrote sum.data: \([0-9]*\) events.*/\1/p' rec.err)
+	if [ $rc = 0 ] && [ "$n" -gt 0 ] && [ "$said" = "$n" ]; then
+		ok "summary $i: $said events said, $n in the file"
+	else
+		bad "summary $i: ${said:-?} events said, $n in the file: $(cat rec.err) $(head -n 1 dec.err)"
+	fi
+done
+kill -INT $l $h
+wait $l $h
 finish
