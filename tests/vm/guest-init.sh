@@ -80,6 +80,17 @@ for f in /sys/class/virtio-ports/*/name; do
 done
 [ -c "$out" ] || die "no virtio port eh.out (kernel without CONFIG_VIRTIO_CONSOLE?)"
 
+# Under TCG on a loaded host, a guest CPU has been seen to come up with
+# its timer dead: a task that sleeps there never wakes, and the test hangs
+# until its time limit. Each CPU must wake one short sleep (timed from CPU
+# 0); one that does not is said in "unwell", and the host boots again.
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	c=${c##*cpu}
+	taskset -c 0 timeout -s KILL 30 taskset -c "$c" sleep 0.01 && continue
+	echo "CPU $c did not wake from a sleep" >/run/eh/ctl/unwell
+	halt_vm
+done
+
 # "started" tells the host that a crash from here on is not a boot failure
 # it may retry.
 : >/run/eh/ctl/started

@@ -32,8 +32,8 @@
 #              jiffies, and so does its accounting of CPU time
 #   --check    exit 0 if a VM can be started here, else print why, exit 1
 #
-# A qemu that crashes before the command starts is started again (twice at
-# most).
+# A qemu that crashes before the command starts, or a guest with a CPU
+# that does not wake from a sleep, is started again (twice at most).
 #
 # Exit status: the command's; 124 if the time limit was hit; 125 if the VM
 # could not be started or ended without running the command (the end of
@@ -251,14 +251,24 @@ boot() {
 }
 
 # qemu itself has been seen to crash (SIGSEGV) while the guest boots, once
-# in many runs on a loaded CI machine. Such a crash, before the command has
-# started, is retried twice; a crash after it is the command's failure.
+# in many runs on a loaded CI machine, and a guest CPU to come up with its
+# timer dead (guest-init.sh checks each, and says so in "unwell"). Either,
+# before the command has started, is retried twice; a crash after it is the
+# command's failure.
 for attempt in 1 2 3; do
+	why=
+	rm -f "$ctl/unwell"
 	boot
-	[ "$qemu_rc" -gt 128 ] && [ "$qemu_rc" -ne 137 ] &&
-		! [ -e "$ctl/started" ] || break
+	if [ -s "$ctl/unwell" ] && ! [ -e "$ctl/started" ]; then
+		why="the guest was unwell ($(cat "$ctl/unwell"))"
+	elif [ "$qemu_rc" -gt 128 ] && [ "$qemu_rc" -ne 137 ] &&
+	     ! [ -e "$ctl/started" ]; then
+		why="qemu ended by signal $((qemu_rc - 128))"
+	else
+		break
+	fi
 	[ "$attempt" -lt 3 ] &&
-		echo "$me: qemu ended by signal $((qemu_rc - 128)) before the command started; booting again" >&2
+		echo "$me: $why before the command started; booting again" >&2
 done
 
 show_logs() {
@@ -279,7 +289,7 @@ case $qemu_rc in
 	;;
 esac
 if ! [ -s "$ctl/rc" ]; then
-	echo "$me: the guest did not run the command" >&2
+	echo "$me: the guest did not run the command${why:+: $why}" >&2
 	show_logs
 	exit 125
 fi
