@@ -554,9 +554,11 @@ static void show_status(struct live *l, bool force)
 		ehd_writer_stats(l->w, &ws);
 		written = ws.bytes;
 	}
-	fprintf(stderr, "\r%s: %.1f s, %llu events, %llu lost, %.1f MiB written",
+	/* (CPU samples are not counted: see live_summary()) */
+	fprintf(stderr, "\r%s: %.1f s, %llu events%s, %llu lost, %.1f MiB written",
 		l->o->prog, t - l->started,
 		(unsigned long long)(st.samples ? st.samples : l->events),
+		l->o->out_fd >= 0 && l->o->hz ? " and CPU samples" : "",
 		(unsigned long long)st.lost, (double)written / 1048576.0);
 	if (st.spool_pending >= (1u << 20))
 		fprintf(stderr, ", %.1f MiB to convert",

@@ -121,6 +121,19 @@ if grep -Eq "^ehrecord: wrote $tmp/a.data: 0 events and CPU samples \(not counte
 else
 	bad "-F perf --cpu-sampling: summary: $(tail -n 1 "$tmp/rec.err")"
 fi
+# Nor does its status line, on a terminal (script(1) makes one).
+if script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "$rec -F perf --cpu-sampling=999 -o $tmp/t.data -- $spin 1200" \
+		/dev/null >"$tmp/tty" 2>&1 || bad "ehrecord --cpu-sampling on a terminal: exit $?"
+	line=$(tr '\r' '\n' <"$tmp/tty" | grep -a '^ehrecord: [0-9.]* s, ' | head -n 1)
+	if [[ $line =~ ^ehrecord:\ [0-9.]+\ s,\ 0\ events\ and\ CPU\ samples,\ 0\ lost, ]]; then
+		ok "-F perf --cpu-sampling: the status line says CPU samples ($line)"
+	else
+		bad "-F perf --cpu-sampling: status line '$line'"
+	fi
+else
+	echo "skipped: the status line (script(1) cannot make a terminal here)"
+fi
 "$dec" --system --stats -F jsonl -m stack "$tmp/a.data" >"$tmp/a.jsonl" 2>"$tmp/a.err"
 read -r nsym nread < <(sed -n 's/.*symbol tables read from \([0-9]*\) of the \([0-9]*\) mapped files read$/\1 \2/p' "$tmp/a.err")
 # (the modules of the frames: "libc.so.6+0x...", not "[kernel.kallsyms]+")
