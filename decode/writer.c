@@ -34,6 +34,8 @@ struct end_at {
 	uint64_t at;		/* output offset */
 	uint64_t events;	/* the events before it */
 	bool prev;		/* in the source before the last begun */
+	/* The counts there (an ending rendered there: render_at()). */
+	uint64_t utf8_replaced, trailing, fields_cut, lost;
 };
 
 struct ehd_writer {
@@ -60,10 +62,14 @@ struct ehd_writer {
 	 * before the buffer; the last source's end as ehd_writer_end()
 	 * rendered it (src_ended), and the one before's (prev_end, empty
 	 * when there is none); the ending, once rendered (ending: the
-	 * source's end, then from close_at on the format's close).
+	 * source's end, then from close_at on the format's close). A
+	 * format that can be taken back (o.marks) has its state at each end
+	 * in snaps (ops->snap_size bytes each), and its ending is rendered
+	 * again there instead.
 	 */
 	int64_t start;
 	struct end_at *ends;
+	uint8_t *snaps;
 	size_t nends, ends_cap;
 	struct ehd_buf src_end, prev_end;
 	bool src_ended;
@@ -187,6 +193,7 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 	w->start = -1;
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
 		w->start = lseek(fd, 0, SEEK_CUR);
+	w->o.marks = w->start >= 0 && ops->rewind;
 	w->utf8_fix = (ops->caps & EHD__OUT_UTF8) ||
 		      ((ops->caps & EHD__OUT_UTF8_OPT) &&
 		       (flags & EHD_WRITER_UTF8_STRICT));
@@ -211,6 +218,7 @@ EHD_API void ehd_writer_free(struct ehd_writer *w)
 	ehd__buf_free(&w->prev_end);
 	ehd__buf_free(&w->ending);
 	free(w->ends);
+	free(w->snaps);
 	free(w);
 }
 
@@ -233,10 +241,17 @@ static void put_from(struct ehd_buf *dst, const struct ehd_buf *src,
 		ehd__buf_put(dst, src->p + from, src->len - from);
 }
 
+/* The bytes of a format's state at end @i (o.marks only). */
+static uint8_t *snap_of(const struct ehd_writer *w, size_t i)
+{
+	return w->snaps + i * w->ops->snap_size;
+}
+
 /* The output may end here, the current source's ending after it. */
 static void mark_end(struct ehd_writer *w)
 {
 	struct end_at *e;
+	uint8_t *sn;
 	size_t cap;
 
 	if (w->start < 0)
@@ -247,10 +262,59 @@ static void mark_end(struct ehd_writer *w)
 		if (!e)
 			return;	/* (a cut finds fewer places: no harm) */
 		w->ends = e;
+		if (w->o.marks) {
+			sn = realloc(w->snaps, cap * w->ops->snap_size);
+			if (!sn)
+				return;	/* (w->ends is larger: no harm) */
+			w->snaps = sn;
+		}
 		w->ends_cap = cap;
 	}
-	w->ends[w->nends++] = (struct end_at){ w->bytes_total + w->out.len,
-					       w->events_total, false };
+	w->ends[w->nends] = (struct end_at){
+		w->bytes_total + w->out.len, w->events_total, false,
+		w->utf8_replaced, w->trailing, w->fields_cut, w->lost,
+	};
+	if (w->o.marks)
+		w->ops->mark(&w->o, snap_of(w, w->nends));
+	w->nends++;
+}
+
+/*
+ * Only the ends from @i on stay, in place of those before; a format taken
+ * back there need not keep anything older.
+ */
+static void keep_ends(struct ehd_writer *w, size_t i)
+{
+	size_t n = w->nends - i;
+
+	if (i && n) {
+		memmove(w->ends, w->ends + i, n * sizeof(*w->ends));
+		if (w->o.marks)
+			memmove(w->snaps, snap_of(w, i),
+				n * w->ops->snap_size);
+	}
+	w->nends = n;
+	if (w->o.marks && n)
+		w->ops->settle(&w->o, w->snaps);
+}
+
+/*
+ * The rest of the ending, after its source's end in w->ending (w->o.buf
+ * points there): the format's close, with the writer's counts; the
+ * output then the format's buffer again.
+ */
+static void render_close(struct ehd_writer *w)
+{
+	struct ehd_writer_stats st;
+
+	fix_from(w, &w->ending, 0);
+	w->close_at = w->ending.len;
+	if (w->ops->close) {
+		ehd_writer_stats(w, &st);
+		w->ops->close(&w->o, &st);
+		fix_from(w, &w->ending, w->close_at);
+	}
+	w->o.buf = &w->out;
 }
 
 /*
@@ -261,8 +325,6 @@ static void mark_end(struct ehd_writer *w)
  */
 static void render_ending(struct ehd_writer *w)
 {
-	struct ehd_writer_stats st;
-
 	if (w->have_ending)
 		return;
 	w->have_ending = true;
@@ -272,14 +334,55 @@ static void render_ending(struct ehd_writer *w)
 		w->ops->end(&w->o);
 	else if (w->src_ended)
 		put_from(&w->ending, &w->src_end, 0);
-	fix_from(w, &w->ending, 0);
-	w->close_at = w->ending.len;
-	if (w->ops->close) {
-		ehd_writer_stats(w, &st);
-		w->ops->close(&w->o, &st);
-		fix_from(w, &w->ending, w->close_at);
+	render_close(w);
+}
+
+/*
+ * The ending at end @e of a format taken back there: its source's end,
+ * then its close, with the counts there (also left as the writer's).
+ */
+static void render_at(struct ehd_writer *w, const struct end_at *e)
+{
+	w->events_total = e->events;
+	w->utf8_replaced = e->utf8_replaced;
+	w->trailing = e->trailing;
+	w->fields_cut = e->fields_cut;
+	w->lost = e->lost;
+	w->have_ending = true;
+	w->ending.len = 0;
+	w->o.buf = &w->ending;
+	if (w->ops->end)
+		w->ops->end(&w->o);
+	render_close(w);
+}
+
+/*
+ * cut_short() for a format that is taken back (o.marks): to each end of
+ * an event, the last first, its ending rendered there, until one fits.
+ */
+static int cut_rewound(struct ehd_writer *w, int err, uint64_t reached)
+{
+	const struct end_at *e = NULL;
+	size_t n;
+
+	for (n = w->nends; n; n--) {
+		e = &w->ends[n - 1];
+		w->ops->rewind(&w->o, snap_of(w, n - 1));
+		render_at(w, e);
+		if (w->ending.err)
+			return err;
+		if (e->at + w->ending.len <= reached)
+			break;
 	}
-	w->o.buf = &w->out;
+	if (!n || ehd__cut_back(w->o.fd, (uint64_t)w->start + e->at) ||
+	    (w->ending.len && ehd__write_full(w->o.fd, w->ending.p,
+					      w->ending.len, NULL)))
+		return err;
+	w->bytes_total = e->at + w->ending.len;
+	w->out.len = 0;
+	w->nends = 0;
+	w->no_room = -err;
+	return -EFBIG;
 }
 
 /*
@@ -300,6 +403,8 @@ static int cut_short(struct ehd_writer *w, int err, size_t done)
 
 	if (w->start < 0 || !w->nends)
 		return err;
+	if (w->o.marks)
+		return cut_rewound(w, err, reached);
 	render_ending(w);
 	if (w->ending.err)
 		return err;
@@ -324,6 +429,10 @@ static int cut_short(struct ehd_writer *w, int err, size_t done)
 		return err;
 	w->bytes_total = e->at + size;
 	w->events_total = e->events;
+	w->utf8_replaced = e->utf8_replaced;
+	w->trailing = e->trailing;
+	w->fields_cut = e->fields_cut;
+	w->lost = e->lost;
 	w->out.len = 0;
 	w->nends = 0;
 	w->no_room = -err;
@@ -355,10 +464,7 @@ static int flush(struct ehd_writer *w, bool all)
 	w->out.len = 0;
 	/* The last ends stay: an ending may not fit after the buffer's. */
 	keep = w->nends < ENDS_KEPT ? w->nends : ENDS_KEPT;
-	if (keep)
-		memmove(w->ends, w->ends + w->nends - keep,
-			keep * sizeof(*w->ends));
-	w->nends = keep;
+	keep_ends(w, w->nends - keep);
 	return 0;
 }
 
@@ -371,19 +477,24 @@ EHD_API int ehd_writer_flush(struct ehd_writer *w)
 
 /*
  * A source begins: the ends of events of the last one stay, marked as
- * the source before's, if its end was kept; those before it go.
+ * the source before's, if its end was kept (or will be rendered again
+ * there: o.marks); those before it go.
  */
 static void prev_marks(struct ehd_writer *w)
 {
 	struct ehd_buf t;
-	size_t i, k = 0;
+	size_t i, first = w->nends;
 
-	for (i = 0; i < w->nends; i++)
-		if (!w->ends[i].prev && w->src_ended)
-			w->ends[k++] = (struct end_at){ w->ends[i].at,
-							w->ends[i].events,
-							true };
-	w->nends = k;
+	for (i = 0; i < w->nends; i++) {
+		if (w->ends[i].prev)
+			continue;
+		if (first == w->nends)
+			first = i;
+		w->ends[i].prev = true;
+	}
+	if (!w->src_ended && !w->o.marks)
+		first = w->nends;	/* (its end not known) */
+	keep_ends(w, first);
 	t = w->prev_end;
 	w->prev_end = w->src_end;
 	w->src_end = t;

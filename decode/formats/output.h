@@ -17,6 +17,8 @@
 #ifndef EHD_FORMATS_OUTPUT_H
 #define EHD_FORMATS_OUTPUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <ehdecode/event.h>
@@ -41,6 +43,9 @@ struct ehd__eh_row;
  * @sources: sources begun before the current one
  * @source_events: events of the current source before this one (the
  *	rows of a pass, ehd_reader_pass(), counted once it is over)
+ * @marks: the output is a regular file, which the front end may cut back
+ *	to the end of an event when it finds no room: a format with @rewind
+ *	keeps what it needs to be taken back (set before create())
  * @state: the format's own, made by its create()
  */
 struct ehd__out {
@@ -50,6 +55,7 @@ struct ehd__out {
 	unsigned int meta;
 	uint64_t sources;
 	uint64_t source_events;
+	bool marks;
 	void *state;
 };
 
@@ -85,6 +91,17 @@ struct ehd__out {
  * @set_limit: the output, once closed, may not pass @bytes: an event
  *	that would make it is refused with -EFBIG, as are all after it
  *	(may be NULL: the format cannot)
+ * @snap_size, @mark, @rewind, @settle: a buffered format whose ending
+ *	(its @end and @close) depends on the events before it (activities
+ *	left open, counts in a trailer), that can be taken back to where the
+ *	front end cuts a file short (with o->marks only; may be NULL, the
+ *	ending then rendered once, as it is at the cut). @mark: note in
+ *	@snap (@snap_size bytes) what is needed to take the format back to
+ *	where it is now, after an event (or a source's start). @rewind: take
+ *	it back to @snap, to render its ending as it would have been there;
+ *	each @snap older than the one before, and it may take the changes
+ *	its ending then makes back too. @settle: no @rewind will go back
+ *	past @snap: what only that needed may go.
  */
 struct ehd__output_ops {
 	const char *name;
@@ -105,6 +122,10 @@ struct ehd__output_ops {
 	void (*stats)(const struct ehd__out *o, struct ehd_writer_stats *st);
 	void (*add_lost)(struct ehd__out *o, uint64_t n);
 	int (*set_limit)(struct ehd__out *o, uint64_t bytes);
+	size_t snap_size;
+	void (*mark)(struct ehd__out *o, void *snap);
+	void (*rewind)(struct ehd__out *o, const void *snap);
+	void (*settle)(struct ehd__out *o, const void *snap);
 };
 
 /* Every output format, NULL-terminated (formats/outputs.c). */

@@ -57,6 +57,9 @@ static int make_capture(void **state)
 	if (tf_capture(dat_path, "test-room"))
 		return -1;
 	EH_REGISTER(room_provider);
+	/* An activity around the others: begun, and (ALL only) ended. */
+	EH_WRITE_ACTIVITY(room_provider, "Open", id, NULL,
+			  EH_OPCODE(EH_OPCODE_ACTIVITY_START), EH_LEVEL(4));
 	EH_WRITE(room_provider, "Tick", EH_LEVEL(4), EH_UINT32("i", 7),
 		 EH_STRING_UTF8("name", "caf\xc3\xa9 \xe2\x82\xac"));
 	EH_WRITE(room_provider, "Bad", EH_LEVEL(4),
@@ -64,9 +67,8 @@ static int make_capture(void **state)
 	EH_WRITE(room_provider, "Wide", EH_LEVEL(4),
 		 EH_UINT64_FIXED_ARRAY("v", ((const uint64_t[]){ 1, 2, 3, 4 }),
 				       4));
-	/* (test_none_fits() only: an activity its ending closes) */
-	EH_WRITE_ACTIVITY(room_provider, "Open", id, NULL,
-			  EH_OPCODE(EH_OPCODE_ACTIVITY_START), EH_LEVEL(4));
+	EH_WRITE_ACTIVITY(room_provider, "Close", id, NULL,
+			  EH_OPCODE(EH_OPCODE_ACTIVITY_STOP), EH_LEVEL(4));
 	EH_UNREGISTER(room_provider);
 	return 0;
 }
@@ -78,21 +80,28 @@ static int remove_capture(void **state)
 	return 0;
 }
 
-/* A format, its flags, and whether its events are the activity starts. */
+/* Which of the capture's events go in. */
+enum which {
+	PLAIN,		/* those of no activity */
+	OPEN,		/* the activity's start only: its ending ends it */
+	ALL,		/* all: the activity begun and ended, over and over */
+};
+
+/* A format, its flags, and which events it is given. */
 struct out {
 	int format;
 	unsigned int flags;
-	bool open;
+	enum which which;
 };
 
 static const struct out outs[] = {
-	{ EHD_OUT_JSONL, 0, false },
-	{ EHD_OUT_JSON, EHD_WRITER_UTF8_STRICT, false },
-	{ EHD_OUT_JSON, EHD_WRITER_SPACE, false },
-	{ EHD_OUT_CSV, 0, false },
-	{ EHD_OUT_TEXT, EHD_WRITER_UTF8_STRICT, false },
-	{ EHD_OUT_CHROME, 0, false },
-	{ EHD_OUT_HEPH, 0, false },
+	{ EHD_OUT_JSONL, 0, PLAIN },
+	{ EHD_OUT_JSON, EHD_WRITER_UTF8_STRICT, PLAIN },
+	{ EHD_OUT_JSON, EHD_WRITER_SPACE, PLAIN },
+	{ EHD_OUT_CSV, 0, PLAIN },
+	{ EHD_OUT_TEXT, EHD_WRITER_UTF8_STRICT, PLAIN },
+	{ EHD_OUT_CHROME, 0, PLAIN },
+	{ EHD_OUT_HEPH, 0, PLAIN },
 };
 
 /* What fill() did. */
@@ -146,7 +155,12 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 		       ehd_reader_next(r, &ev) > 0) {
 			struct ehd_event e = *ev;
 
-			if (o->open != (ev->opcode == EH_OPCODE_ACTIVITY_START))
+			if (o->which != ALL &&
+			    (o->which == OPEN) !=
+			    (ev->opcode == EH_OPCODE_ACTIVITY_START))
+				continue;
+			if (o->which == PLAIN &&
+			    ev->opcode == EH_OPCODE_ACTIVITY_STOP)
 				continue;
 			e.context |= EHD_CTX_TIME | EHD_CTX_TIME_UTC |
 				     EHD_CTX_CPU | EHD_CTX_PID;
@@ -181,21 +195,33 @@ static void fill(const struct out *o, int fd, rlim_t fsize, uint64_t max,
 	ehd_writer_free(w);
 }
 
-/* The bytes @o writes of the first @n events in @sh, without a limit. */
-static char *whole(const struct out *o, uint64_t n, const struct shape *sh,
-		   size_t *size)
+/*
+ * The bytes @o writes of the first @n events in @sh, without a limit (its
+ * counts in *@st, if not NULL).
+ */
+static char *whole_stats(const struct out *o, uint64_t n,
+			 const struct shape *sh, size_t *size,
+			 struct ehd_writer_stats *st)
 {
 	int fd = memfd_create("whole", 0);
 	struct fill f;
 	char *s;
 
 	fill(o, fd, RLIM_INFINITY, n, sh, &f);
+	if (st)
+		*st = f.st;
 	assert_int_equal(f.close_err, 0);
 	assert_int_equal(f.taken, n);
 	s = tf_slurp_fd(fd, size);
 	assert_non_null(s);
 	close(fd);
 	return s;
+}
+
+static char *whole(const struct out *o, uint64_t n, const struct shape *sh,
+		   size_t *size)
+{
+	return whole_stats(o, n, sh, size, NULL);
 }
 
 /*
@@ -206,6 +232,7 @@ static uint64_t cut_at(const struct out *o, rlim_t fsize, uint64_t max,
 		       const struct shape *sh)
 {
 	int fd = memfd_create("room", 0);
+	struct ehd_writer_stats wst;
 	size_t len, wlen;
 	char *s, *want;
 	struct fill f;
@@ -225,7 +252,11 @@ static uint64_t cut_at(const struct out *o, rlim_t fsize, uint64_t max,
 	assert_true(len <= fsize);
 	assert_int_equal(f.st.bytes, len);
 	assert_true(f.st.events > 0 && f.st.events <= f.taken);
-	want = whole(o, f.st.events, sh, &wlen);
+	want = whole_stats(o, f.st.events, sh, &wlen, &wst);
+	/* Its counts are those of the events it holds. */
+	assert_int_equal(f.st.utf8_replaced, wst.utf8_replaced);
+	assert_int_equal(f.st.unfinished, wst.unfinished);
+	assert_int_equal(f.st.unmatched, wst.unmatched);
 	assert_int_equal(len, wlen);
 	assert_memory_equal(s, want, len);
 	free(want);
@@ -282,6 +313,38 @@ static void test_sources(void **state)
 }
 
 /*
+ * An activity begun and ended over and over, in two sources (Chrome's B
+ * and E events; Heph writes an activity at its end): the file cut short
+ * anywhere is still the file of the events it holds, the activities open
+ * there ended by its ending, its counts theirs. Before, the ending ended
+ * those open at the last event given, at its time, with its counts.
+ */
+static void test_activities(void **state)
+{
+	static const struct out acts[] = {
+		{ EHD_OUT_CHROME, 0, ALL }, { EHD_OUT_HEPH, 0, ALL },
+		{ EHD_OUT_JSON, 0, ALL },
+	};
+	const struct shape two = { 1003, true };
+	size_t i, size;
+	rlim_t limit;
+	char *s;
+
+	(void)state;
+	for (i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
+		/* Cut after each of the events of a few rounds. */
+		for (limit = 1900; limit < 2700; limit += 16)
+			cut_at(&acts[i], limit, 0, &one);
+		cut_at(&acts[i], 700000, 0, &one);
+		s = whole(&acts[i], 2000, &two, &size);
+		free(s);
+		/* At the close, then back into the first source. */
+		cut_at(&acts[i], size - 1, 2000, &two);
+		cut_at(&acts[i], size / 2 - 300, 2000, &two);
+	}
+}
+
+/*
  * Not even one event and the ending fit: lost, as at any write error. (A
  * file is not cut back to no events: Chrome's ending, closing an
  * activity begun in the records cut, would follow them with a comma.)
@@ -289,7 +352,7 @@ static void test_sources(void **state)
 static void test_none_fits(void **state)
 {
 	static const struct out open[] = {
-		{ EHD_OUT_CHROME, 0, true }, { EHD_OUT_HEPH, 0, true },
+		{ EHD_OUT_CHROME, 0, OPEN }, { EHD_OUT_HEPH, 0, OPEN },
 	};
 	size_t i, size;
 	char *s;
@@ -321,6 +384,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_activities),
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_none_fits),
 	};

@@ -57,6 +57,24 @@ struct process {
 	char *name;		/* the process_name written, or NULL */
 };
 
+/* A thread's activities as they were before a change (o->marks). */
+struct undo {
+	uint32_t thread;
+	size_t depth;
+	struct open_act *open;	/* copies, owned */
+};
+
+/* What chrome_rewind() needs to take the writer back to a mark. */
+struct snap {
+	uint64_t undo;		/* the undo log's length then (from its start) */
+	uint64_t records;
+	uint64_t base;
+	int64_t last;
+	int64_t source_end;
+	uint64_t unmatched, unfinished, split, untimed;
+	bool have_base, base_utc, in_source;
+};
+
 struct ehd__chrome {
 	struct ehd_table thread_ix;	/* pid << 32 | tid -> threads[] */
 	struct thread *threads;
@@ -76,7 +94,24 @@ struct ehd__chrome {
 	uint64_t unfinished;
 	uint64_t split;
 	uint64_t untimed;
+	/*
+	 * With o->marks, each change to a thread's activities since the
+	 * oldest mark, to take back (undo_base: how many went before).
+	 */
+	bool journal;
+	struct undo *undo;
+	size_t nundo, undo_cap;
+	uint64_t undo_base;
 };
+
+static void free_acts(struct open_act *a, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		free(a[k].text);
+	free(a);
+}
 
 static void chrome_free(struct ehd__chrome *c)
 {
@@ -85,11 +120,12 @@ static void chrome_free(struct ehd__chrome *c)
 	if (!c)
 		return;
 	for (i = 0; i < c->nthreads; i++) {
-		for (k = 0; k < c->threads[i].depth; k++)
-			free(c->threads[i].open[k].text);
-		free(c->threads[i].open);
+		free_acts(c->threads[i].open, c->threads[i].depth);
 		free(c->threads[i].comm);
 	}
+	for (k = 0; k < c->nundo; k++)
+		free_acts(c->undo[k].open, c->undo[k].depth);
+	free(c->undo);
 	for (i = 0; i < c->nprocesses; i++)
 		free(c->processes[i].name);
 	free(c->threads);
@@ -322,6 +358,41 @@ static void args_flag(struct ehd_buf *a, const char *name)
 	ehd__buf_puts(a, "\":true}");
 }
 
+/*
+ * Before a change to @th's activities: a copy of them in the undo log
+ * (with o->marks only). 0 or -ENOMEM.
+ */
+static int keep_acts(struct ehd__chrome *c, const struct thread *th)
+{
+	struct undo *u;
+	size_t k;
+
+	if (!c->journal)
+		return 0;
+	if (ehd__grow(&c->undo, &c->undo_cap, c->nundo + 1, sizeof(*u)))
+		return -ENOMEM;
+	u = &c->undo[c->nundo];
+	u->thread = (uint32_t)(th - c->threads);
+	u->depth = 0;
+	u->open = th->depth ? calloc(th->depth, sizeof(*u->open)) : NULL;
+	if (th->depth && !u->open)
+		return -ENOMEM;
+	for (k = 0; k < th->depth; k++) {
+		u->open[k] = th->open[k];
+		u->open[k].text = malloc(th->open[k].name_len +
+					 th->open[k].cat_len + 1);
+		if (!u->open[k].text) {
+			free_acts(u->open, k);
+			return -ENOMEM;
+		}
+		memcpy(u->open[k].text, th->open[k].text,
+		       th->open[k].name_len + th->open[k].cat_len);
+	}
+	u->depth = th->depth;
+	c->nundo++;
+	return 0;
+}
+
 /* Where activity @id is open on @th, innermost first; -1 if it is not. */
 static long find_open(const struct thread *th, const uint8_t *id)
 {
@@ -338,7 +409,8 @@ static int begin(struct ehd__chrome *c, struct ehd_buf *b,
 {
 	struct open_act *a;
 
-	if (ehd__grow(&th->open, &th->cap, th->depth + 1, sizeof(*a)))
+	if (keep_acts(c, th) ||
+	    ehd__grow(&th->open, &th->cap, th->depth + 1, sizeof(*a)))
 		return -ENOMEM;
 	a = &th->open[th->depth];
 	a->text = malloc(ev->name_len + ev->provider_len + 1);
@@ -414,6 +486,8 @@ static int chrome_render(struct ehd__chrome *c, struct ehd_buf *b,
 	if (ev->opcode == EH_OPCODE_ACTIVITY_STOP && ev->activity_id)
 		at = find_open(th, ev->activity_id);
 	if (at >= 0) {
+		if (keep_acts(c, th))
+			return -ENOMEM;
 		end(c, b, th, (size_t)at, ts);
 		return b->err;
 	}
@@ -429,13 +503,15 @@ static int chrome_render(struct ehd__chrome *c, struct ehd_buf *b,
 	return c->args.err ? c->args.err : b->err;
 }
 
-static void end_source(struct ehd__chrome *c, struct ehd_buf *b)
+static int end_source(struct ehd__chrome *c, struct ehd_buf *b)
 {
 	struct thread *th;
 	size_t i;
 
 	for (i = 0; i < c->nthreads; i++) {
 		th = &c->threads[i];
+		if (th->depth && keep_acts(c, th))
+			return -ENOMEM;
 		for (; th->depth; th->depth--) {
 			put_end(c, b, th, &th->open[th->depth - 1],
 				c->source_end, "{\"unfinished\":true}");
@@ -444,6 +520,7 @@ static void end_source(struct ehd__chrome *c, struct ehd_buf *b)
 		}
 	}
 	c->in_source = false;
+	return 0;
 }
 
 static void put_count(struct ehd_buf *b, const char *name, uint64_t n)
@@ -482,9 +559,12 @@ static void close_document(struct ehd__chrome *c, struct ehd_buf *b,
 
 static int chrome_create(struct ehd__out *o)
 {
-	o->state = calloc(1, sizeof(struct ehd__chrome));
-	if (!o->state)
+	struct ehd__chrome *c = calloc(1, sizeof(*c));
+
+	o->state = c;
+	if (!c)
 		return -ENOMEM;
+	c->journal = o->marks;
 	ehd__buf_puts(o->buf, "{\"traceEvents\":[");
 	return 0;
 }
@@ -503,8 +583,7 @@ static int chrome_event(struct ehd__out *o, const struct ehd_event *ev,
 
 static int chrome_end(struct ehd__out *o)
 {
-	end_source(o->state, o->buf);
-	return 0;
+	return end_source(o->state, o->buf);
 }
 
 static int chrome_close(struct ehd__out *o, const struct ehd_writer_stats *st)
@@ -523,9 +602,79 @@ static void chrome_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
 	st->untimed = c->untimed;
 }
 
+/* ---- taken back to a mark (ehd__output_ops.mark) ---- */
+
+static void chrome_mark(struct ehd__out *o, void *snap)
+{
+	const struct ehd__chrome *c = o->state;
+	struct snap *sn = snap;
+
+	sn->undo = c->undo_base + c->nundo;
+	sn->records = c->records;
+	sn->base = c->base;
+	sn->last = c->last;
+	sn->source_end = c->source_end;
+	sn->unmatched = c->unmatched;
+	sn->unfinished = c->unfinished;
+	sn->split = c->split;
+	sn->untimed = c->untimed;
+	sn->have_base = c->have_base;
+	sn->base_utc = c->base_utc;
+	sn->in_source = c->in_source;
+}
+
+/* Each thread's activities back as they were: the log undone to there. */
+static void chrome_rewind(struct ehd__out *o, const void *snap)
+{
+	struct ehd__chrome *c = o->state;
+	const struct snap *sn = snap;
+	struct thread *th;
+	struct undo *u;
+
+	while (c->nundo && c->undo_base + c->nundo > sn->undo) {
+		u = &c->undo[--c->nundo];
+		th = &c->threads[u->thread];
+		free_acts(th->open, th->depth);
+		th->open = u->open;
+		th->depth = th->cap = u->depth;
+	}
+	c->records = sn->records;
+	c->base = sn->base;
+	c->last = sn->last;
+	c->source_end = sn->source_end;
+	c->unmatched = sn->unmatched;
+	c->unfinished = sn->unfinished;
+	c->split = sn->split;
+	c->untimed = sn->untimed;
+	c->have_base = sn->have_base;
+	c->base_utc = sn->base_utc;
+	c->in_source = sn->in_source;
+}
+
+/* The log before the oldest mark goes. */
+static void chrome_settle(struct ehd__out *o, const void *snap)
+{
+	struct ehd__chrome *c = o->state;
+	const struct snap *sn = snap;
+	size_t k, n;
+
+	if (sn->undo <= c->undo_base)
+		return;
+	n = (size_t)(sn->undo - c->undo_base);
+	if (n > c->nundo)
+		n = c->nundo;
+	for (k = 0; k < n; k++)
+		free_acts(c->undo[k].open, c->undo[k].depth);
+	memmove(c->undo, c->undo + n, (c->nundo - n) * sizeof(*c->undo));
+	c->nundo -= n;
+	c->undo_base += n;
+}
+
 const struct ehd__output_ops ehd__chrome_output = {
 	.name = "chrome", .format = EHD_OUT_CHROME, .caps = EHD__OUT_UTF8,
 	.create = chrome_create, .destroy = chrome_destroy,
 	.event = chrome_event, .end = chrome_end, .close = chrome_close,
 	.stats = chrome_stats,
+	.snap_size = sizeof(struct snap), .mark = chrome_mark,
+	.rewind = chrome_rewind, .settle = chrome_settle,
 };

@@ -80,6 +80,31 @@ struct stream {
 	uint32_t count;
 };
 
+/* A change to take back (o->marks): what heph_rewind() undoes. */
+enum undo_kind {
+	UNDO_STREAM,	/* a packet counted on stream @at */
+	UNDO_OPEN,	/* activity slot @at taken */
+	UNDO_CLOSE,	/* activity slot @at, as below, ended */
+};
+
+struct undo {
+	enum undo_kind kind;
+	uint32_t at;
+	uint8_t id[16];
+	uint64_t order;
+	struct ehd_buf pkt;	/* its packet as it was while open */
+};
+
+/* What heph_rewind() needs to take the writer back to a mark. */
+struct snap {
+	uint64_t undo;		/* the undo log's length then (from its start) */
+	uint64_t order;
+	size_t nacts;
+	uint64_t epoch;
+	bool decided, has_epoch;
+	struct ehd_writer_stats st;
+};
+
 struct ehd__hephw {
 	bool decided;		/* the first event came: epoch or none */
 	bool has_epoch;
@@ -104,6 +129,12 @@ struct ehd__hephw {
 
 	struct ehd_writer_stats st;
 	struct ehd_buf fixed;	/* a string made well-formed */
+
+	/* With o->marks, the changes since the oldest mark (undo_base). */
+	bool journal;
+	struct undo *undo;
+	size_t nundo, undo_cap;
+	uint64_t undo_base;
 };
 
 static void hephw_free(struct ehd__hephw *w)
@@ -112,6 +143,9 @@ static void hephw_free(struct ehd__hephw *w)
 
 	if (!w)
 		return;
+	for (i = 0; i < w->nundo; i++)
+		ehd__buf_free(&w->undo[i].pkt);
+	free(w->undo);
 	for (i = 0; i < w->acts_cap; i++)
 		ehd__buf_free(&w->acts[i].pkt);
 	free(w->acts);
@@ -476,6 +510,40 @@ static void packet_begin(struct ehd__hephw *w, struct ehd_buf *b,
 		b->err = -ENOMEM;
 }
 
+/* ---- taking back (o->marks) ---- */
+
+/* A change of @kind at @at in the undo log (none without o->marks). */
+static struct undo *log_undo(struct ehd__hephw *w, enum undo_kind kind,
+			     size_t at)
+{
+	struct undo *u;
+
+	if (!w->journal)
+		return NULL;
+	if (ehd__grow(&w->undo, &w->undo_cap, w->nundo + 1, sizeof(*u)))
+		return NULL;
+	u = &w->undo[w->nundo++];
+	memset(u, 0, sizeof(*u));
+	u->kind = kind;
+	u->at = (uint32_t)at;
+	return u;
+}
+
+/* Activity @a, about to end, as it is now: 0 or -ENOMEM. */
+static int keep_open(struct ehd__hephw *w, const struct open_act *a)
+{
+	struct undo *u = log_undo(w, UNDO_CLOSE, (size_t)(a - w->acts));
+
+	if (!w->journal)
+		return 0;
+	if (!u)
+		return -ENOMEM;
+	memcpy(u->id, a->id, 16);
+	u->order = a->order;
+	ehd__buf_put(&u->pkt, a->pkt.p, a->pkt.len);
+	return u->pkt.err;
+}
+
 /* The next counter value of stream @id. */
 static uint32_t stream_count(struct ehd__hephw *w, uint32_t id,
 			     struct ehd_buf *out)
@@ -484,8 +552,11 @@ static uint32_t stream_count(struct ehd__hephw *w, uint32_t id,
 	uint32_t i;
 
 	while (ehd__table_next(&w->by_stream, id, &pos, &i))
-		if (w->streams[i].id == id)
+		if (w->streams[i].id == id) {
+			if (w->journal && !log_undo(w, UNDO_STREAM, i))
+				out->err = -ENOMEM;
 			return w->streams[i].count++;
+		}
 	if (w->nstreams == w->streams_cap) {
 		size_t cap = w->streams_cap ? 2 * w->streams_cap : 16;
 		struct stream *s = realloc(w->streams, cap * sizeof(*s));
@@ -497,7 +568,8 @@ static uint32_t stream_count(struct ehd__hephw *w, uint32_t id,
 		w->streams = s;
 		w->streams_cap = cap;
 	}
-	if (ehd__table_add(&w->by_stream, id, (uint32_t)w->nstreams)) {
+	if ((w->journal && !log_undo(w, UNDO_STREAM, w->nstreams)) ||
+	    ehd__table_add(&w->by_stream, id, (uint32_t)w->nstreams)) {
 		out->err = -ENOMEM;
 		return 0;
 	}
@@ -620,6 +692,8 @@ static struct open_act *new_open(struct ehd__hephw *w, const uint8_t *id)
 		return NULL;
 	}
 	w->id_entries++;
+	if (w->journal && !log_undo(w, UNDO_OPEN, slot))
+		return NULL;	/* (out of memory: the writer fails) */
 	a = &w->acts[slot];
 	memcpy(a->id, id, 16);
 	a->used = true;
@@ -646,6 +720,8 @@ static int hold(struct ehd__hephw *w, const struct ehd_event *ev, uint64_t t,
 
 	if (a) {
 		/* Started again before it stopped: the first one ends now. */
+		if (keep_open(w, a))
+			return -ENOMEM;
 		w->st.unfinished++;
 		close_open(w, a, out);
 	}
@@ -684,6 +760,10 @@ static int hephw_end(struct ehd__hephw *w, struct ehd_buf *out)
 
 		if (!a || !a->used)
 			continue;
+		if (keep_open(w, a)) {
+			out->err = -ENOMEM;
+			break;
+		}
 		w->st.unfinished++;
 		close_open(w, a, out);
 	}
@@ -718,6 +798,8 @@ static int hephw_event(struct ehd__hephw *w, const struct ehd_event *ev,
 	t = trace_time(w, ev);
 	if (ev->activity_id && ev->opcode == EH_OPCODE_ACTIVITY_STOP &&
 	    (a = find_open(w, ev->activity_id))) {
+		if (keep_open(w, a))
+			return -ENOMEM;
 		attributes(w, &a->pkt, "stop.");
 		ehd__heph_patch_be(&a->pkt, EHD__HEPH_AT_END, t, 8);
 		close_open(w, a, out);
@@ -738,8 +820,13 @@ static int hephw_event(struct ehd__hephw *w, const struct ehd_event *ev,
 
 static int heph_create(struct ehd__out *o)
 {
-	o->state = calloc(1, sizeof(struct ehd__hephw));
-	return o->state ? 0 : -ENOMEM;
+	struct ehd__hephw *w = calloc(1, sizeof(*w));
+
+	o->state = w;
+	if (!w)
+		return -ENOMEM;
+	w->journal = o->marks;
+	return 0;
 }
 
 static void heph_destroy(struct ehd__out *o)
@@ -766,8 +853,95 @@ static void heph_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
 	*st = w->st;
 }
 
+/* ---- taken back to a mark (ehd__output_ops.mark) ---- */
+
+static void heph_mark(struct ehd__out *o, void *snap)
+{
+	const struct ehd__hephw *w = o->state;
+	struct snap *sn = snap;
+
+	sn->undo = w->undo_base + w->nundo;
+	sn->order = w->order;
+	sn->nacts = w->nacts;
+	sn->epoch = w->epoch;
+	sn->decided = w->decided;
+	sn->has_epoch = w->has_epoch;
+	sn->st = w->st;
+}
+
+/*
+ * The log undone to the mark: the streams' counts, the activities open
+ * there as they were (their packets as they were open), the counts. The
+ * free slots and the ids' table are made again from the slots used.
+ */
+static void heph_rewind(struct ehd__out *o, const void *snap)
+{
+	struct ehd__hephw *w = o->state;
+	const struct snap *sn = snap;
+	struct open_act *a;
+	struct undo *u;
+	size_t i;
+
+	while (w->nundo && w->undo_base + w->nundo > sn->undo) {
+		u = &w->undo[--w->nundo];
+		switch (u->kind) {
+		case UNDO_STREAM:
+			w->streams[u->at].count--;
+			break;
+		case UNDO_OPEN:
+			w->acts[u->at].used = false;
+			break;
+		case UNDO_CLOSE:
+			a = &w->acts[u->at];
+			a->used = true;
+			memcpy(a->id, u->id, 16);
+			a->order = u->order;
+			ehd__buf_reset(&a->pkt);
+			ehd__buf_put(&a->pkt, u->pkt.p, u->pkt.len);
+			break;
+		}
+		ehd__buf_free(&u->pkt);
+	}
+	w->order = sn->order;
+	w->nacts = sn->nacts;
+	w->epoch = sn->epoch;
+	w->decided = sn->decided;
+	w->has_epoch = sn->has_epoch;
+	w->st = sn->st;
+	w->nfree = w->nopen = 0;
+	for (i = 0; i < w->nacts; i++) {
+		if (w->acts[i].used)
+			w->nopen++;
+		else
+			w->free_slots[w->nfree++] = (uint32_t)i;
+	}
+	/* (only the ending follows, which needs no ids: a failure is no harm) */
+	rebuild_ids(w);
+}
+
+/* The log before the oldest mark goes. */
+static void heph_settle(struct ehd__out *o, const void *snap)
+{
+	struct ehd__hephw *w = o->state;
+	const struct snap *sn = snap;
+	size_t k, n;
+
+	if (sn->undo <= w->undo_base)
+		return;
+	n = (size_t)(sn->undo - w->undo_base);
+	if (n > w->nundo)
+		n = w->nundo;
+	for (k = 0; k < n; k++)
+		ehd__buf_free(&w->undo[k].pkt);
+	memmove(w->undo, w->undo + n, (w->nundo - n) * sizeof(*w->undo));
+	w->nundo -= n;
+	w->undo_base += n;
+}
+
 const struct ehd__output_ops ehd__heph_output = {
 	.name = "heph", .format = EHD_OUT_HEPH, .props = EHD_FORMAT_BINARY,
 	.create = heph_create, .destroy = heph_destroy, .event = heph_event,
 	.end = heph_end, .stats = heph_stats,
+	.snap_size = sizeof(struct snap), .mark = heph_mark,
+	.rewind = heph_rewind, .settle = heph_settle,
 };

@@ -179,13 +179,10 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	brackets, trailer) after it.
  *	It takes no more events (ehd_writer_event() returns -EFBIG);
  *	ehd_writer_close() returns the error. @events and @bytes are those
- *	of what is in the file, as are nettrace's other counts (those in a
- *	Chrome trailer are of every event given). Chrome's and Heph's
- *	ending ends the activities open at the last event given, not at
- *	the cut: one begun before the cut and ended after it has no end
- *	in the file (Chrome: a "B" alone; Heph, which writes an activity
- *	at its end: not there at all), one begun after it is ended there
- *	(Chrome: an "E" alone; Heph: its packet). Stays 0 where the file
+ *	of what is in the file, as are the other counts, and the ending is
+ *	the one those events have: Chrome's and Heph's end the activities
+ *	open at the cut as unfinished (one begun after it is not there),
+ *	and Chrome's trailer counts those events. Stays 0 where the file
  *	could not be ended so (a pipe; not even nettrace's Trace block fit,
  *	or, in another format, one event and the ending): the output is
  *	lost.
