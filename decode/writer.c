@@ -764,8 +764,9 @@ EHD_API void ehd_writer_stats(const struct ehd_writer *w,
 		w->ops->stats(&w->o, stats);
 	if (w->ops->caps & EHD__OUT_OWN_IO)
 		return;
-	if (w->no_room)
-		stats->events = w->events_total;	/* those in the file */
+	/* Those in the file (a format taken back there counts them). */
+	if (w->no_room && !w->o.marks)
+		stats->events = w->events_total;
 	stats->bytes = w->bytes_total;
 	if (w->utf8_fix)
 		stats->utf8_replaced = w->utf8_replaced;

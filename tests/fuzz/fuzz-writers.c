@@ -14,15 +14,15 @@
  *    is checked); Chrome's, and JSON's when EHD_WRITER_UTF8_STRICT is
  *    chosen, is well-formed UTF-8 (the default JSON renders values byte
  *    for byte as the reference decoder does);
- *  - the nettrace output reads back without an error, giving as many
- *    events as the writer says it wrote;
+ *  - the nettrace and Heph outputs read back without an error, giving as
+ *    many events as the writer says it wrote;
  *  - converted to nettrace by ehd_reader_pass(), which writes some events
  *    without an ehd_event, the input gives the same bytes as by
  *    ehd_reader_next() and ehd_writer_event();
  *  - under a file size limit (RLIMIT_FSIZE, for some inputs) an output
  *    that says it was cut short for want of room (no_room) is as
  *    complete as one that was not: one JSON document, a nettrace stream
- *    of the events it says it holds.
+ *    or Heph trace of the events it says it holds.
  *
  * The options come from a checksum of the input (see fuzz_sel()): time
  * sorting and system events for the reader, the second source, the
@@ -235,8 +235,8 @@ static void check_json(int fd, bool utf8)
 	munmap(p, (size_t)st.st_size);
 }
 
-/* The nettrace output in @fd reads whole, @written events, or traps. */
-static void check_nettrace(int fd, uint64_t written)
+/* The output in @fd reads whole as @kind, @written events, or traps. */
+static void check_readback(int fd, int kind, uint64_t written)
 {
 	struct ehd_reader *r = ehd_reader_new(0);
 	const struct ehd_event *ev;
@@ -251,8 +251,7 @@ static void check_nettrace(int fd, uint64_t written)
 		n++;
 		err = 0;
 	}
-	if (err < 0 || ehd_reader_kind(r) != EHD_INPUT_NETTRACE ||
-	    n != written)
+	if (err < 0 || ehd_reader_kind(r) != kind || n != written)
 		__builtin_trap();
 	ehd_reader_free(r);
 }
@@ -364,9 +363,9 @@ static void check_pass(int fd)
 }
 
 /*
- * The input in @fd written by the four writers: the Chrome, JSON and
- * nettrace outputs to memfds, checked once complete; Heph to @devnull
- * (fuzz-heph reads its output back).
+ * The input in @fd written by the five writers: the Chrome, JSON,
+ * nettrace and Heph outputs to memfds, checked once complete (read back:
+ * nettrace and Heph); CSV to @devnull.
  */
 static void write_all(int fd, int devnull, uint32_t sel)
 {
@@ -377,9 +376,8 @@ static void write_all(int fd, int devnull, uint32_t sel)
 	int out[N], err[N], i;
 	bool ok = true, room = sel >> 11 & 1;
 
-	for (i = 0; i < HEPH; i++)
+	for (i = 0; i <= HEPH; i++)
 		out[i] = memfd_create("fuzz-writers", MFD_CLOEXEC);
-	out[HEPH] = devnull;
 	out[CSV] = devnull;
 	w[CHROME] = ehd_writer_new(EHD_OUT_CHROME, out[CHROME],
 				   sel >> 3 & EHD_WRITER_FIELD_TAGS,
@@ -425,8 +423,12 @@ static void write_all(int fd, int devnull, uint32_t sel)
 	if (ok && !err[JSON])
 		check_json(out[JSON], sel >> 5 & EHD_WRITER_UTF8_STRICT);
 	if (ok && !err[NETTRACE])
-		check_nettrace(out[NETTRACE], st[NETTRACE].events);
-	for (i = 0; i < HEPH; i++)
+		check_readback(out[NETTRACE], EHD_INPUT_NETTRACE,
+			       st[NETTRACE].events);
+	/* (a Heph trace of no events may be empty: no file to read) */
+	if (ok && !err[HEPH] && st[HEPH].events)
+		check_readback(out[HEPH], EHD_INPUT_HEPH, st[HEPH].events);
+	for (i = 0; i <= HEPH; i++)
 		if (out[i] >= 0)
 			close(out[i]);
 }
