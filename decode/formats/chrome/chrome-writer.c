@@ -64,25 +64,8 @@ struct undo {
 	struct open_act *open;	/* copies, owned */
 };
 
-/* What chrome_rewind() needs to take the writer back to a mark. */
-struct snap {
-	uint64_t undo;		/* the undo log's length then (from its start) */
-	uint64_t records;
-	uint64_t base;
-	int64_t last;
-	int64_t source_end;
-	uint64_t unmatched, unfinished, split, untimed;
-	bool have_base, base_utc, in_source;
-};
-
-struct ehd__chrome {
-	struct ehd_table thread_ix;	/* pid << 32 | tid -> threads[] */
-	struct thread *threads;
-	size_t nthreads, threads_cap;
-	struct ehd_table process_ix;	/* pid -> processes[] */
-	struct process *processes;
-	size_t nprocesses, processes_cap;
-	struct ehd_buf args;		/* the "args" object of the event */
+/* What the output's ending depends on, but for the open activities. */
+struct tally {
 	uint64_t records;		/* trace events written */
 	bool have_base;
 	bool base_utc;
@@ -94,6 +77,23 @@ struct ehd__chrome {
 	uint64_t unfinished;
 	uint64_t split;
 	uint64_t untimed;
+};
+
+/* What chrome_rewind() needs to take the writer back to a mark. */
+struct snap {
+	uint64_t undo;		/* the undo log's length then (from its start) */
+	struct tally t;
+};
+
+struct ehd__chrome {
+	struct ehd_table thread_ix;	/* pid << 32 | tid -> threads[] */
+	struct thread *threads;
+	size_t nthreads, threads_cap;
+	struct ehd_table process_ix;	/* pid -> processes[] */
+	struct process *processes;
+	size_t nprocesses, processes_cap;
+	struct ehd_buf args;		/* the "args" object of the event */
+	struct tally t;
 	/*
 	 * With o->marks, each change to a thread's activities since the
 	 * oldest mark, to take back (undo_base: how many went before).
@@ -182,7 +182,7 @@ static struct process *process_of(struct ehd__chrome *c, uint32_t pid)
 /* What goes before a trace event. */
 static void next_record(struct ehd__chrome *c, struct ehd_buf *b)
 {
-	ehd__buf_puts(b, c->records++ ? ",\n" : "\n");
+	ehd__buf_puts(b, c->t.records++ ? ",\n" : "\n");
 }
 
 /* ,"ts":MICROSECONDS.NNN from @ts ns: exact, no floating point. */
@@ -305,22 +305,22 @@ static int put_names(struct ehd__chrome *c, struct ehd_buf *b,
 /* The ts of @ev, ns from the first time; the last one's when it has none. */
 static int64_t ts_of(struct ehd__chrome *c, const struct ehd_event *ev)
 {
-	int64_t ts = c->last;
+	int64_t ts = c->t.last;
 
 	if (ev->context & EHD_CTX_TIME) {
-		if (!c->have_base) {
-			c->have_base = true;
-			c->base = ev->time;
-			c->base_utc = !!(ev->context & EHD_CTX_TIME_UTC);
+		if (!c->t.have_base) {
+			c->t.have_base = true;
+			c->t.base = ev->time;
+			c->t.base_utc = !!(ev->context & EHD_CTX_TIME_UTC);
 		}
-		ts = (int64_t)(ev->time - c->base);
+		ts = (int64_t)(ev->time - c->t.base);
 	} else {
-		c->untimed++;
+		c->t.untimed++;
 	}
-	c->last = ts;
-	if (!c->in_source || ts > c->source_end)
-		c->source_end = ts;
-	c->in_source = true;
+	c->t.last = ts;
+	if (!c->t.in_source || ts > c->t.source_end)
+		c->t.source_end = ts;
+	c->t.in_source = true;
 	return ts;
 }
 
@@ -456,7 +456,7 @@ static void end(struct ehd__chrome *c, struct ehd_buf *b, struct thread *th,
 			 a->cat_len, 'B', ts, th);
 		put_args(b, "{\"continued\":true}", 18);
 	}
-	c->split += inner;
+	c->t.split += inner;
 }
 
 static int chrome_render(struct ehd__chrome *c, struct ehd_buf *b,
@@ -494,7 +494,7 @@ static int chrome_render(struct ehd__chrome *c, struct ehd_buf *b,
 	if (ev->opcode == EH_OPCODE_ACTIVITY_START ||
 	    ev->opcode == EH_OPCODE_ACTIVITY_STOP) {
 		args_flag(&c->args, "unmatched");
-		c->unmatched++;
+		c->t.unmatched++;
 	}
 	put_head(c, b, ev->name, ev->name_len, ev->provider, ev->provider_len,
 		 'i', ts, th);
@@ -514,12 +514,12 @@ static int end_source(struct ehd__chrome *c, struct ehd_buf *b)
 			return -ENOMEM;
 		for (; th->depth; th->depth--) {
 			put_end(c, b, th, &th->open[th->depth - 1],
-				c->source_end, "{\"unfinished\":true}");
+				c->t.source_end, "{\"unfinished\":true}");
 			free(th->open[th->depth - 1].text);
-			c->unfinished++;
+			c->t.unfinished++;
 		}
 	}
-	c->in_source = false;
+	c->t.in_source = false;
 	return 0;
 }
 
@@ -536,20 +536,20 @@ static void close_document(struct ehd__chrome *c, struct ehd_buf *b,
 {
 	ehd__buf_puts(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{"
 			 "\"writer\":\"libehdecode " PACKAGE_VERSION "\"");
-	if (c->have_base) {
+	if (c->t.have_base) {
 		/* What ts 0 is: the time of the first event with one. */
 		ehd__buf_puts(b, ",\"timeBase\":\"");
-		if (c->base_utc)
-			ehd__json_time(b, (int64_t)(c->base / 1000000000), 0);
+		if (c->t.base_utc)
+			ehd__json_time(b, (int64_t)(c->t.base / 1000000000), 0);
 		else
-			ehd__json_u64(b, c->base / 1000000000);
-		ehd__json_nanoseconds(b, (uint32_t)(c->base % 1000000000));
-		ehd__buf_puts(b, c->base_utc ? "Z\"" : "\"");
+			ehd__json_u64(b, c->t.base / 1000000000);
+		ehd__json_nanoseconds(b, (uint32_t)(c->t.base % 1000000000));
+		ehd__buf_puts(b, c->t.base_utc ? "Z\"" : "\"");
 	}
-	put_count(b, "activitiesUnmatched", c->unmatched);
-	put_count(b, "activitiesUnfinished", c->unfinished);
-	put_count(b, "activitiesSplit", c->split);
-	put_count(b, "eventsUntimed", c->untimed);
+	put_count(b, "activitiesUnmatched", c->t.unmatched);
+	put_count(b, "activitiesUnfinished", c->t.unfinished);
+	put_count(b, "activitiesSplit", c->t.split);
+	put_count(b, "eventsUntimed", c->t.untimed);
 	put_count(b, "utf8Replaced", st->utf8_replaced);
 	put_count(b, "eventsLost", st->lost);
 	put_count(b, "eventsFieldsCut", st->fields_cut);
@@ -596,10 +596,10 @@ static void chrome_stats(const struct ehd__out *o, struct ehd_writer_stats *st)
 {
 	const struct ehd__chrome *c = o->state;
 
-	st->unmatched = c->unmatched;
-	st->unfinished = c->unfinished;
-	st->split = c->split;
-	st->untimed = c->untimed;
+	st->unmatched = c->t.unmatched;
+	st->unfinished = c->t.unfinished;
+	st->split = c->t.split;
+	st->untimed = c->t.untimed;
 }
 
 /* ---- taken back to a mark (ehd__output_ops.mark) ---- */
@@ -610,17 +610,7 @@ static void chrome_mark(struct ehd__out *o, void *snap)
 	struct snap *sn = snap;
 
 	sn->undo = c->undo_base + c->nundo;
-	sn->records = c->records;
-	sn->base = c->base;
-	sn->last = c->last;
-	sn->source_end = c->source_end;
-	sn->unmatched = c->unmatched;
-	sn->unfinished = c->unfinished;
-	sn->split = c->split;
-	sn->untimed = c->untimed;
-	sn->have_base = c->have_base;
-	sn->base_utc = c->base_utc;
-	sn->in_source = c->in_source;
+	sn->t = c->t;
 }
 
 /* Each thread's activities back as they were: the log undone to there. */
@@ -638,17 +628,7 @@ static void chrome_rewind(struct ehd__out *o, const void *snap)
 		th->open = u->open;
 		th->depth = th->cap = u->depth;
 	}
-	c->records = sn->records;
-	c->base = sn->base;
-	c->last = sn->last;
-	c->source_end = sn->source_end;
-	c->unmatched = sn->unmatched;
-	c->unfinished = sn->unfinished;
-	c->split = sn->split;
-	c->untimed = sn->untimed;
-	c->have_base = sn->have_base;
-	c->base_utc = sn->base_utc;
-	c->in_source = sn->in_source;
+	c->t = sn->t;
 }
 
 /* The log before the oldest mark goes. */
