@@ -5,14 +5,15 @@
  * event and ended there, complete.
  *
  * Events the producer wrote through the interceptor (with a non-ASCII
- * string, and one that is not UTF-8: its text, repaired or read as
- * Latin-1, is longer than its bytes) are written again and again under
- * a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) until one is
- * refused. The file must
- * then be, byte for byte, the file the same format writes of the events
- * it says it holds, with no limit: its ending (closing brackets, a
- * trailer's counts, a Heph trace's last packets) is there, and nothing
- * of the events that did not fit. Limits inside the first buffer, past
+ * string, one that is not UTF-8: its text, repaired or read as Latin-1,
+ * is longer than its bytes, and an activity begun and ended around them)
+ * are written again and again under a file size limit (RLIMIT_FSIZE,
+ * SIGXFSZ ignored) until one is refused. The file must then be, byte for
+ * byte, the file the same format writes of the events it holds (those
+ * it says, or for Heph, whose events are packets, those that make a file
+ * of its bytes), with no limit: its ending (closing brackets, a trailer's
+ * counts, a Heph trace's last packets) is there, as those events have it,
+ * and nothing of the events that did not fit. Limits inside the first buffer, past
  * it, and just short of the whole output (the ending itself not fitting)
  * are tried; a limit that not even one event and the ending fit in loses
  * the file, as any failed write does.
