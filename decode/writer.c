@@ -337,17 +337,23 @@ static void render_ending(struct ehd_writer *w)
 	render_close(w);
 }
 
-/*
- * The ending at end @e of a format taken back there: its source's end,
- * then its close, with the counts there (also left as the writer's).
- */
-static void render_at(struct ehd_writer *w, const struct end_at *e)
+/* The writer's counts back as they were at end @e (the file cut there). */
+static void counts_at(struct ehd_writer *w, const struct end_at *e)
 {
 	w->events_total = e->events;
 	w->utf8_replaced = e->utf8_replaced;
 	w->trailing = e->trailing;
 	w->fields_cut = e->fields_cut;
 	w->lost = e->lost;
+}
+
+/*
+ * The ending at end @e of a format taken back there: its source's end,
+ * then its close, with the counts there (also left as the writer's).
+ */
+static void render_at(struct ehd_writer *w, const struct end_at *e)
+{
+	counts_at(w, e);
 	w->have_ending = true;
 	w->ending.len = 0;
 	w->o.buf = &w->ending;
@@ -428,11 +434,7 @@ static int cut_short(struct ehd_writer *w, int err, size_t done)
 				      close, NULL)))
 		return err;
 	w->bytes_total = e->at + size;
-	w->events_total = e->events;
-	w->utf8_replaced = e->utf8_replaced;
-	w->trailing = e->trailing;
-	w->fields_cut = e->fields_cut;
-	w->lost = e->lost;
+	counts_at(w, e);
 	w->out.len = 0;
 	w->nends = 0;
 	w->no_room = -err;
@@ -551,9 +553,12 @@ EHD_API int ehd_writer_end(struct ehd_writer *w)
 	if (err || (w->ops->caps & EHD__OUT_OWN_IO))
 		return err;
 	fix_from(w, &w->out, at);
-	/* A cut back into the source writes its end again: kept. */
+	/*
+	 * A cut back into the source writes its end again: kept (a format
+	 * taken back renders it again instead).
+	 */
 	w->src_end.len = 0;
-	if (w->start >= 0)
+	if (w->start >= 0 && !w->o.marks)
 		put_from(&w->src_end, &w->out, at);
 	w->src_ended = !w->src_end.err;
 	return flush(w, false);

@@ -101,7 +101,8 @@ struct ehd__out {
  *	it back to @snap, to render its ending as it would have been there;
  *	each @snap older than the one before, and it may take the changes
  *	its ending then makes back too. @settle: no @rewind will go back
- *	past @snap: what only that needed may go.
+ *	past @snap (each one at or after the one before, and after no
+ *	@rewind): what only that needed may go.
  */
 struct ehd__output_ops {
 	const char *name;

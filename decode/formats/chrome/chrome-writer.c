@@ -631,18 +631,15 @@ static void chrome_rewind(struct ehd__out *o, const void *snap)
 	c->t = sn->t;
 }
 
-/* The log before the oldest mark goes. */
+/* The log before the oldest mark goes (it is at or after its start). */
 static void chrome_settle(struct ehd__out *o, const void *snap)
 {
 	struct ehd__chrome *c = o->state;
 	const struct snap *sn = snap;
-	size_t k, n;
+	size_t k, n = (size_t)(sn->undo - c->undo_base);
 
-	if (sn->undo <= c->undo_base)
-		return;
-	n = (size_t)(sn->undo - c->undo_base);
-	if (n > c->nundo)
-		n = c->nundo;
+	if (!n)
+		return;	/* (the log may be unallocated) */
 	for (k = 0; k < n; k++)
 		free_acts(c->undo[k].open, c->undo[k].depth);
 	memmove(c->undo, c->undo + n, (c->nundo - n) * sizeof(*c->undo));

@@ -80,9 +80,12 @@ struct stream {
 	uint32_t count;
 };
 
-/* A change to take back (o->marks): what heph_rewind() undoes. */
+/*
+ * A change to an activity to take back (o->marks): what heph_rewind()
+ * undoes. (The packets counted on each stream have a log of their own:
+ * one for each packet, they are the most.)
+ */
 enum undo_kind {
-	UNDO_STREAM,	/* a packet counted on stream @at */
 	UNDO_OPEN,	/* activity slot @at taken */
 	UNDO_CLOSE,	/* activity slot @at, as below, ended */
 };
@@ -95,13 +98,15 @@ struct undo {
 	struct ehd_buf pkt;	/* its packet as it was while open */
 };
 
-/* What heph_rewind() needs to take the writer back to a mark. */
+/*
+ * What heph_rewind() needs to take the writer back to a mark (the epoch
+ * is decided by the first event, before any mark).
+ */
 struct snap {
 	uint64_t undo;		/* the undo log's length then (from its start) */
+	uint64_t counted;	/* the stream log's */
 	uint64_t order;
 	size_t nacts;
-	uint64_t epoch;
-	bool decided, has_epoch;
 	struct ehd_writer_stats st;
 };
 
@@ -130,11 +135,17 @@ struct ehd__hephw {
 	struct ehd_writer_stats st;
 	struct ehd_buf fixed;	/* a string made well-formed */
 
-	/* With o->marks, the changes since the oldest mark (undo_base). */
+	/*
+	 * With o->marks, the changes since the oldest mark (undo_base), and
+	 * the stream of each packet since then (counted_base).
+	 */
 	bool journal;
 	struct undo *undo;
 	size_t nundo, undo_cap;
 	uint64_t undo_base;
+	uint32_t *counted;
+	size_t ncounted, counted_cap;
+	uint64_t counted_base;
 };
 
 static void hephw_free(struct ehd__hephw *w)
@@ -146,6 +157,7 @@ static void hephw_free(struct ehd__hephw *w)
 	for (i = 0; i < w->nundo; i++)
 		ehd__buf_free(&w->undo[i].pkt);
 	free(w->undo);
+	free(w->counted);
 	for (i = 0; i < w->acts_cap; i++)
 		ehd__buf_free(&w->acts[i].pkt);
 	free(w->acts);
@@ -544,6 +556,18 @@ static int keep_open(struct ehd__hephw *w, const struct open_act *a)
 	return u->pkt.err;
 }
 
+/* A packet counted on stream @i, in the stream log: 0 or -ENOMEM. */
+static int log_counted(struct ehd__hephw *w, size_t i)
+{
+	if (!w->journal)
+		return 0;
+	if (ehd__grow(&w->counted, &w->counted_cap, w->ncounted + 1,
+		      sizeof(*w->counted)))
+		return -ENOMEM;
+	w->counted[w->ncounted++] = (uint32_t)i;
+	return 0;
+}
+
 /* The next counter value of stream @id. */
 static uint32_t stream_count(struct ehd__hephw *w, uint32_t id,
 			     struct ehd_buf *out)
@@ -553,7 +577,7 @@ static uint32_t stream_count(struct ehd__hephw *w, uint32_t id,
 
 	while (ehd__table_next(&w->by_stream, id, &pos, &i))
 		if (w->streams[i].id == id) {
-			if (w->journal && !log_undo(w, UNDO_STREAM, i))
+			if (log_counted(w, i))
 				out->err = -ENOMEM;
 			return w->streams[i].count++;
 		}
@@ -568,7 +592,7 @@ static uint32_t stream_count(struct ehd__hephw *w, uint32_t id,
 		w->streams = s;
 		w->streams_cap = cap;
 	}
-	if ((w->journal && !log_undo(w, UNDO_STREAM, w->nstreams)) ||
+	if (log_counted(w, w->nstreams) ||
 	    ehd__table_add(&w->by_stream, id, (uint32_t)w->nstreams)) {
 		out->err = -ENOMEM;
 		return 0;
@@ -861,11 +885,9 @@ static void heph_mark(struct ehd__out *o, void *snap)
 	struct snap *sn = snap;
 
 	sn->undo = w->undo_base + w->nundo;
+	sn->counted = w->counted_base + w->ncounted;
 	sn->order = w->order;
 	sn->nacts = w->nacts;
-	sn->epoch = w->epoch;
-	sn->decided = w->decided;
-	sn->has_epoch = w->has_epoch;
 	sn->st = w->st;
 }
 
@@ -882,12 +904,11 @@ static void heph_rewind(struct ehd__out *o, const void *snap)
 	struct undo *u;
 	size_t i;
 
+	while (w->ncounted && w->counted_base + w->ncounted > sn->counted)
+		w->streams[w->counted[--w->ncounted]].count--;
 	while (w->nundo && w->undo_base + w->nundo > sn->undo) {
 		u = &w->undo[--w->nundo];
 		switch (u->kind) {
-		case UNDO_STREAM:
-			w->streams[u->at].count--;
-			break;
 		case UNDO_OPEN:
 			w->acts[u->at].used = false;
 			break;
@@ -904,9 +925,6 @@ static void heph_rewind(struct ehd__out *o, const void *snap)
 	}
 	w->order = sn->order;
 	w->nacts = sn->nacts;
-	w->epoch = sn->epoch;
-	w->decided = sn->decided;
-	w->has_epoch = sn->has_epoch;
 	w->st = sn->st;
 	w->nfree = w->nopen = 0;
 	for (i = 0; i < w->nacts; i++) {
@@ -919,23 +937,28 @@ static void heph_rewind(struct ehd__out *o, const void *snap)
 	rebuild_ids(w);
 }
 
-/* The log before the oldest mark goes. */
+/* The logs before the oldest mark go (it is at or after their starts). */
 static void heph_settle(struct ehd__out *o, const void *snap)
 {
 	struct ehd__hephw *w = o->state;
 	const struct snap *sn = snap;
-	size_t k, n;
+	size_t k, n = (size_t)(sn->undo - w->undo_base);
 
-	if (sn->undo <= w->undo_base)
-		return;
-	n = (size_t)(sn->undo - w->undo_base);
-	if (n > w->nundo)
-		n = w->nundo;
-	for (k = 0; k < n; k++)
-		ehd__buf_free(&w->undo[k].pkt);
-	memmove(w->undo, w->undo + n, (w->nundo - n) * sizeof(*w->undo));
-	w->nundo -= n;
-	w->undo_base += n;
+	if (n) {	/* (a log may be unallocated) */
+		for (k = 0; k < n; k++)
+			ehd__buf_free(&w->undo[k].pkt);
+		memmove(w->undo, w->undo + n,
+			(w->nundo - n) * sizeof(*w->undo));
+		w->nundo -= n;
+		w->undo_base += n;
+	}
+	n = (size_t)(sn->counted - w->counted_base);
+	if (n) {
+		memmove(w->counted, w->counted + n,
+			(w->ncounted - n) * sizeof(*w->counted));
+		w->ncounted -= n;
+		w->counted_base += n;
+	}
 }
 
 const struct ehd__output_ops ehd__heph_output = {
