@@ -773,8 +773,9 @@ static void tp_attr(const struct ehd_session *s, const struct tp *t,
 	/*
 	 * Enabled from the start: opening the event is what makes a program
 	 * see its tracepoint enabled, and writing follows at once. The event
-	 * writes to its ring from the open (perf_open_into()); its filter is
-	 * set right after, so what is written in between is not filtered.
+	 * writes to its ring from the open (perf_open_into()); one with a
+	 * filter is opened disabled and enabled once the filter is on
+	 * (set_open()), so no sample escapes it.
 	 */
 	a->disabled = 0;
 	a->sample_type |= PERF_SAMPLE_RAW;
@@ -925,6 +926,13 @@ static int set_open(struct ehd_session *s, struct evset *e,
 			return err;
 		ntasks = s->aim.ntasks;
 	}
+	/*
+	 * With a filter, disabled until it is on: the open still registers
+	 * the tracepoint (a program sees it enabled), but nothing is
+	 * sampled before the filter applies.
+	 */
+	if (filter)
+		a->disabled = 1;
 	n = ntasks * s->nrings;
 	e->fds = malloc((n ? n : 1) * sizeof(*e->fds));
 	e->ids = calloc(n ? n : 1, sizeof(*e->ids));
@@ -959,6 +967,10 @@ static int set_open(struct ehd_session *s, struct evset *e,
 				       &e->ids[e->n - 1]))
 				err = fail(s, -errno,
 					   "%s: cannot share the ring: %s",
+					   what, strerror(errno));
+			else if (filter &&
+				 ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+				err = fail(s, -errno, "cannot enable %s: %s",
 					   what, strerror(errno));
 		}
 	}

@@ -23,7 +23,9 @@
 #    writes, and every one of them in the end;
 #  - -F perf started while bench/live-load writes flat out (a first
 #    recorder holds its tracepoint enabled): the summary's count of
-#    events is the file's, three times over.
+#    events is the file's, three times over;
+#  - the same with --filter refusing every event: an empty file, three
+#    times over (none of the events written before the filter is on).
 # Exit status 0 only if every check passed.
 set -u
 
@@ -218,6 +220,24 @@ for i in 1 2 3; do
 		ok "summary $i: $said events said, $n in the file"
 	else
 		bad "summary $i: ${said:-?} events said, $n in the file: $(cat rec.err) $(head -n 1 dec.err)"
+	fi
+done
+
+# 8. A filter holds from the first sample: the same producer, a filter no
+# event of it matches, so no event may be in the file. (An event takes
+# samples from its open, and its filter is set after it.)
+for i in 1 2 3; do
+	"$rec" -F perf -o filt.data --duration 0.3 --filter 'level == 1' \
+		-e EhBench_L4K1 2>rec.err ||
+		{ bad "filter $i: exit $?: $(head -n 2 rec.err)"; continue; }
+	"$dec" --strict -F jsonl filt.data >filt.jsonl 2>dec.err
+	rc=$?
+	n=$(grep -c '"n":"EhBench:' filt.jsonl)
+	if [ $rc = 0 ] && [ "$n" = 0 ] && grep -q '^live-load: start' load.out &&
+	   kill -0 $l 2>/dev/null; then
+		ok "filter $i: none of the events the filter refuses is in the file"
+	else
+		bad "filter $i: $n events in the file (ehdecode $rc), the filter refuses them all: $(head -n 1 dec.err)"
 	fi
 done
 kill -INT $l $h
