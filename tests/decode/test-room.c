@@ -6,7 +6,8 @@
  *
  * Events the producer wrote through the interceptor (with a non-ASCII
  * string, one that is not UTF-8: its text, repaired or read as Latin-1,
- * is longer than its bytes, and an activity begun and ended around them)
+ * is longer than its bytes; one that strict UTF-8 outputs repair and
+ * count; and an activity begun and ended around them)
  * are written again and again under a file size limit (RLIMIT_FSIZE,
  * SIGXFSZ ignored) until one is refused. The file must then be, byte for
  * byte, the file the same format writes of the events it holds (those
@@ -63,8 +64,13 @@ static int make_capture(void **state)
 			  EH_OPCODE(EH_OPCODE_ACTIVITY_START), EH_LEVEL(4));
 	EH_WRITE(room_provider, "Tick", EH_LEVEL(4), EH_UINT32("i", 7),
 		 EH_STRING_UTF8("name", "caf\xc3\xa9 \xe2\x82\xac"));
+	/*
+	 * Neither is UTF-8: the first is read as Latin-1, the second (beyond
+	 * U+10FFFF) is U+FFFD where the output is strict UTF-8, counted.
+	 */
 	EH_WRITE(room_provider, "Bad", EH_LEVEL(4),
-		 EH_STRING_UTF8("s", "x\xff\xfe\xfdy"));
+		 EH_STRING_UTF8("s", "x\xff\xfe\xfdy"),
+		 EH_STRING32("w", ((const eh_char32_t[]){ 'a', 0x110000, 0 })));
 	EH_WRITE(room_provider, "Wide", EH_LEVEL(4),
 		 EH_UINT64_FIXED_ARRAY("v", ((const uint64_t[]){ 1, 2, 3, 4 }),
 				       4));
@@ -283,6 +289,8 @@ static uint64_t cut_at(const struct out *o, rlim_t fsize, uint64_t max,
 	/* Its counts are those of the events it holds. */
 	assert_int_equal(f.st.events, wst.events);
 	assert_int_equal(f.st.utf8_replaced, wst.utf8_replaced);
+	if ((o->flags & EHD_WRITER_UTF8_STRICT) && given > 2)
+		assert_true(wst.utf8_replaced > 0);	/* (one a round) */
 	assert_int_equal(f.st.unfinished, wst.unfinished);
 	assert_int_equal(f.st.unmatched, wst.unmatched);
 	assert_int_equal(len, wlen);
