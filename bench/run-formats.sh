@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# run-formats.sh - what each output format costs an event, in instructions
+# counted by callgrind: a count that does not move with the machine's load,
+# so that a change to a writer (or to the reader they share) is measured to
+# the instruction in one run. "make bench" runs it.
+#
+# usage: run-formats.sh [EHDECODE [GEN_PERF]]
+#   EHDECODE   the built tool (default: tools/ehdecode)
+#   GEN_PERF   the built generator (default: bench/gen-perf)
+#
+# bench/gen-perf writes perf.data files of N and 2N samples made from the
+# samples of the conformance corpus's perf.data (sched_switch and EventHeader
+# events). For each format, EHDECODE -F FORMAT -o FILE (a regular file, as
+# ehrecord writes: Chrome and Heph then keep what a cut for want of room
+# needs) runs under callgrind on both; the cost of an event is the
+# difference of the two counts over N, which leaves out what a run costs
+# whatever its length (loading, the file's headers, the ending). Each line
+# gives it, and its ratio to the cheapest format.
+#
+# Environment:
+#   EH_SHARED_DIR      the shared folder (default: ../shared beside the source)
+#   LIBTOOL            the build's libtool ("make bench" passes it), so that
+#                      a libtool wrapper of EHDECODE is not what gets counted
+#   BENCH_FORMATS_N    N (default 20000)
+#
+# Exit status: 0; 1 if a run failed; 77 if
+# the corpus file or valgrind is not there.
+set -u -o pipefail
+
+me='run-formats'
+srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+tool=${1:-tools/ehdecode}
+gen=${2:-bench/gen-perf}
+shared=${EH_SHARED_DIR:-$srcdir/../shared}
+corpus=$shared/conformance/eventheader/perf.data
+n=${BENCH_FORMATS_N:-20000}
+
+if [ ! -f "$corpus" ]; then
+	echo "SKIP: $me: no $corpus (set EH_SHARED_DIR to the shared folder)"
+	exit 77
+fi
+if ! command -v valgrind >/dev/null; then
+	echo "SKIP: $me: no valgrind (apt-get install valgrind)"
+	exit 77
+fi
+for p in "$tool" "$gen"; do
+	[ -x "$p" ] || { echo "$me: $p not built (make bench builds it)" >&2; exit 1; }
+done
+case $n in '' | *[!0-9]* | 0) echo "$me: BENCH_FORMATS_N: not a count: $n" >&2; exit 1 ;; esac
+run=()
+if head -c 2 "$tool" | grep -q '^#!'; then
+	[ -n "${LIBTOOL:-}" ] ||
+		{ echo "$me: $tool is a libtool wrapper: set LIBTOOL to count the program itself" >&2; exit 1; }
+	# shellcheck disable=SC2206 # LIBTOOL may be "/bin/bash ./libtool"
+	run=($LIBTOOL --mode=execute)
+fi
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench-formats.XXXXXX") || exit 1
+trap 'rm -rf "$out"' EXIT
+for k in 1 2; do
+	"$gen" -c "$((k * n))" "$corpus" "$out/$k.data" >/dev/null ||
+		{ echo "$me: gen-perf $((k * n)) failed" >&2; exit 1; }
+done
+
+# count FORMAT K: the instructions of one conversion of K*N samples
+count() {
+	local log=$out/cg.log
+	"${run[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		"$tool" -F "$1" -o "$out/out" "$out/$2.data" 2>"$log" ||
+		{ echo "$me: ehdecode -F $1 failed: $(grep -v '^==' "$log" | head -n 2)" >&2; return 1; }
+	sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$log"
+}
+
+echo "== instructions per event, ehdecode -F FORMAT -o FILE, $n and $((2 * n)) samples (callgrind)"
+status=0
+: >"$out/results"
+for fmt in jsonl json text csv nettrace chrome heph; do
+	if ! a=$(count "$fmt" 1) || ! b=$(count "$fmt" 2) || [ -z "$a" ] || [ -z "$b" ]; then
+		status=1
+		continue
+	fi
+	echo "$fmt $(((b - a) / n))" >>"$out/results"
+done
+best=$(sort -k2 -n "$out/results" | head -n 1 | cut -d' ' -f2)
+printf '  %-9s %12s %8s\n' format instr/event ratio
+while read -r fmt c; do
+	awk -v f="$fmt" -v c="$c" -v b="$best" \
+		'BEGIN { printf "  %-9s %12d %8.2f\n", f, c, c / b }'
+done <"$out/results"
+exit $status
