@@ -2,7 +2,8 @@
 /*
  * test-reader.c - the public reader and writer on inputs made here:
  * interceptor captures written by the producer (EH_INTERCEPTOR), damaged
- * captures, hand-built pipe-mode perf data (time order per round, lost
+ * captures, hand-built pipe-mode perf data (time order per round, runs
+ * merged or sorted with equal times in arrival order, lost
  * counts, standard input), kind detection and the writer's forms.
  */
 #include <errno.h>
@@ -348,16 +349,22 @@ static void pm_attr(struct wr *x)
 	rec_end(x, at);
 }
 
-static void pm_sample(struct wr *x, uint64_t time)
+/* A sample at @time of thread @tid (pid 100, CPU 2). */
+static void pm_sample_of(struct wr *x, uint64_t time, uint32_t tid)
 {
 	size_t at = rec_begin(x, PERF_RECORD_SAMPLE);
 
-	w4(x, 100);		/* pid */
-	w4(x, 100 + (uint32_t)time);	/* tid */
+	w4(x, 100);
+	w4(x, tid);
 	w8(x, time);
-	w4(x, 2);		/* cpu */
+	w4(x, 2);
 	w4(x, 0);
 	rec_end(x, at);
+}
+
+static void pm_sample(struct wr *x, uint64_t time)
+{
+	pm_sample_of(x, time, 100 + (uint32_t)time);
 }
 
 static void pm_round(struct wr *x)
@@ -445,6 +452,80 @@ static void test_perf_rounds(void **state)
 	free(x.b.p);
 }
 
+struct arrival {
+	uint64_t time;
+	uint32_t n;	/* arrival order */
+};
+
+static int cmp_arrival(const void *a, const void *b)
+{
+	const struct arrival *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/*
+ * @nruns runs of samples, each in time order but going back in time from
+ * the one before, with times shared within and across runs, and no
+ * round: read in time order, they come out as a stable sort of them
+ * (equal times in arrival order), whether merged (a few runs) or sorted
+ * (more than the reader tracks).
+ */
+static void check_runs(unsigned int nruns)
+{
+	struct arrival *a = calloc(64 * nruns, sizeof(*a));
+	struct wr x = { .be = false };
+	const struct ehd_event *ev;
+	struct ehd_reader *r;
+	uint32_t seed = 12345 + nruns, n = 0, i, k, len;
+	uint64_t t = 1000000;
+	int fd, err;
+
+	assert_non_null(a);
+	pm_header(&x);
+	pm_attr(&x);
+	for (k = 0; k < nruns; k++) {
+		seed = seed * 1103515245 + 12345;
+		len = 1 + (seed >> 16) % 60;
+		t -= 1 + (seed >> 8) % 100;	/* back: a run begins */
+		for (i = 0; i < len; i++) {
+			seed = seed * 1103515245 + 12345;
+			if (i)	/* (a third the time of the one before) */
+				t += (seed >> 16) % 3;
+			a[n].time = t;
+			a[n].n = n;
+			pm_sample_of(&x, t, 1000 + n);
+			n++;
+		}
+	}
+	qsort(a, n, sizeof(*a), cmp_arrival);
+	fd = mem_file(x.b.p, x.b.len);
+	r = ehd_reader_new(EHD_READER_SORT_TIME);
+	assert_int_equal(ehd_reader_open_fd(r, fd, "runs"), 0);
+	for (i = 0; (err = ehd_reader_next(r, &ev)) > 0; i++) {
+		assert_true(i < n);
+		assert_int_equal(ev->time, a[i].time);
+		assert_int_equal(ev->tid, 1000 + a[i].n);
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(i, n);
+	ehd_reader_free(r);
+	close(fd);
+	free(x.b.p);
+	free(a);
+}
+
+static void test_perf_runs(void **state)
+{
+	(void)state;
+	check_runs(2);
+	check_runs(40);
+	check_runs(65);		/* the most merged (64 after the first) */
+	check_runs(66);		/* sorted */
+}
+
 /* Pipe-mode data on a pipe: the first bytes are read before the kind is
  * known and must not be lost. */
 static void test_perf_stdin_pipe(void **state)
@@ -513,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_capture_bad_event),
 		cmocka_unit_test(test_kind),
 		cmocka_unit_test(test_perf_rounds),
+		cmocka_unit_test(test_perf_runs),
 		cmocka_unit_test(test_perf_stdin_pipe),
 		cmocka_unit_test(test_meta_parse),
 		cmocka_unit_test(test_writer_errors),

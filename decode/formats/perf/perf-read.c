@@ -1136,13 +1136,52 @@ static int hold_lean(struct perf_read *r, const struct ehd__perf_lean *l)
 }
 
 /*
+ * Whether the head of run @a (its record at @pos[@a]) comes before that of
+ * run @b: earlier, or as early and of a run that arrived first.
+ */
+static inline bool head_before(const struct held *h, const size_t *pos,
+			       size_t a, size_t b)
+{
+	uint64_t ta = h[pos[a]].time, tb = h[pos[b]].time;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+/* Restore the heap of @n runs @heap (first head first) below index @i. */
+static void sift_down(const struct held *h, const size_t *pos, size_t *heap,
+		      size_t n, size_t i)
+{
+	size_t c, m, t;
+
+	for (;;) {
+		m = i;
+		c = 2 * i + 1;
+		if (c < n && head_before(h, pos, heap[c], heap[m]))
+			m = c;
+		if (c + 1 < n && head_before(h, pos, heap[c + 1], heap[m]))
+			m = c + 1;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+/*
  * Put the held records in time order (arrival order for equal times).
  * Each run is in order already (a ring's records mostly are): a few runs
- * are merged, many sorted.
+ * are merged, many sorted. The merge keeps the runs in a heap by their
+ * heads and takes from the first while its head comes before the second's
+ * (a run is mostly taken in stretches): one comparison a record, and a
+ * sift of log(runs) a stretch.
  */
 static void order_held(struct perf_read *r)
 {
-	size_t pos[RUNS_MAX + 1], end[RUNS_MAX + 1], k, n = 0, i, best;
+	size_t pos[RUNS_MAX + 1], end[RUNS_MAX + 1], heap[RUNS_MAX + 1];
+	size_t nh = 0, n, k, b, next;
+	const struct held *h = r->held;
 	struct held *t;
 
 	if (!r->nruns)
@@ -1153,18 +1192,29 @@ static void order_held(struct perf_read *r)
 		r->nruns = 0;
 		return;
 	}
-	pos[0] = n = r->first;
+	pos[0] = r->first;
 	for (k = 0; k < r->nruns; k++)
 		end[k] = pos[k + 1] = r->runs[k];
 	end[r->nruns] = r->nheld;
-	while (n < r->nheld) {
-		best = RUNS_MAX + 1;
-		for (i = 0; i <= r->nruns; i++)
-			if (pos[i] < end[i] &&
-			    (best > RUNS_MAX ||
-			     r->held[pos[i]].time < r->held[pos[best]].time))
-				best = i;
-		r->merged[n++] = r->held[pos[best]++];
+	for (k = 0; k <= r->nruns; k++)
+		if (pos[k] < end[k])
+			heap[nh++] = k;
+	for (k = nh / 2; k--;)
+		sift_down(h, pos, heap, nh, k);
+	n = r->first;
+	while (nh) {
+		b = heap[0];
+		/* the second run: the first's child that comes first */
+		next = nh < 2 ? RUNS_MAX + 1 :
+		       nh > 2 && head_before(h, pos, heap[2], heap[1]) ?
+		       heap[2] : heap[1];
+		do
+			r->merged[n++] = h[pos[b]++];
+		while (pos[b] < end[b] &&
+		       (next > RUNS_MAX || head_before(h, pos, b, next)));
+		if (pos[b] == end[b])
+			heap[0] = heap[--nh];
+		sift_down(h, pos, heap, nh, 0);
 	}
 	t = r->held;
 	r->held = r->merged;
