@@ -492,7 +492,7 @@ static void check_runs(unsigned int nruns)
 		t -= 1 + (seed >> 8) % 100;	/* back: a run begins */
 		for (i = 0; i < len; i++) {
 			seed = seed * 1103515245 + 12345;
-			if (i)	/* (a third the time of the one before) */
+			if (i)	/* (a third at the time of the one before) */
 				t += (seed >> 16) % 3;
 			a[n].time = t;
 			a[n].n = n;

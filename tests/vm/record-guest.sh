@@ -25,7 +25,8 @@
 #    recorder holds its tracepoint enabled): the summary's count of
 #    events is the file's, three times over;
 #  - the same with --filter refusing every event: an empty file, three
-#    times over (none of the events written before the filter is on).
+#    times over (none of the events written before the filter is on);
+#    with one taking every event, events, as many as the summary says.
 # Exit status 0 only if every check passed.
 set -u
 
@@ -240,6 +241,18 @@ for i in 1 2 3; do
 		bad "filter $i: $n events in the file (ehdecode $rc), the filter refuses them all: $(head -n 1 dec.err)"
 	fi
 done
+# ... and one that takes them all: the events are enabled once it is on.
+"$rec" -F perf -o filt.data --duration 0.3 --filter 'level == 4' \
+	-e EhBench_L4K1 2>rec.err
+rc=$?
+"$dec" --strict -F jsonl filt.data >filt.jsonl 2>dec.err
+n=$(grep -c '"n":"EhBench:' filt.jsonl)
+said=$(sed -n 's/^ehrecord: wrote filt.data: \([0-9]*\) events.*/\1/p' rec.err)
+if [ $rc = 0 ] && [ "$n" -gt 0 ] && [ "$said" = "$n" ]; then
+	ok "filter taking all: $n events, as said"
+else
+	bad "filter taking all: exit $rc, ${said:-?} events said, $n in the file: $(head -n 2 rec.err)"
+fi
 kill -INT $l $h
 wait $l $h
 finish
