@@ -2,7 +2,7 @@
 /*
  * gen-perf - a perf.data of N samples, for the decoder benchmark
  *
- *	gen-perf [-c] [-r ROUND] N IN OUT
+ *	gen-perf [-c] [-r ROUND] [-s INDEX] N IN OUT
  *
  * IN is a normal-mode, little-endian perf.data (the conformance corpus's
  * perf.data). OUT gets IN's file header, attrs and feature sections as
@@ -19,6 +19,9 @@
  *		bytes after those are zero, so that perf before 6.3 (which
  *		refuses a larger attr) can read OUT too; the attrs section
  *		stays where it is, with zeroes after it up to the ids/data.
+ *	-s INDEX  repeat IN's sample INDEX (0 for the first in the file)
+ *		alone, 1 ns apart: one kind of event, as most recordings
+ *		are.
  *
  * Exit status: 0, 1 on error, 2 for a usage error, 77 when IN does not
  * exist (the shared folder is not there).
@@ -149,7 +152,7 @@ static void emit(const void *p, size_t n)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: %s [-c] [-r ROUND] N IN OUT\n", prog);
+	fprintf(f, "Usage: %s [-c] [-r ROUND] [-s INDEX] N IN OUT\n", prog);
 }
 
 int main(int argc, char **argv)
@@ -158,6 +161,7 @@ int main(int argc, char **argv)
 	static const unsigned char zeroes[4096];
 	unsigned long long n_out;
 	unsigned long round = 1000;
+	long long only = -1;	/* -s */
 	int compat = 0, opt;
 	char *end;
 	uint64_t attr_size, new_attr_size, n_attrs, flags_bits;
@@ -171,7 +175,7 @@ int main(int argc, char **argv)
 	uint64_t written;
 	int n_feat;
 
-	while ((opt = getopt(argc, argv, "cr:h")) != -1) {
+	while ((opt = getopt(argc, argv, "cr:s:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			compat = 1;
@@ -180,6 +184,14 @@ int main(int argc, char **argv)
 			errno = 0;
 			round = strtoul(optarg, &end, 10);
 			if (errno || *end || !round) {
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 's':
+			errno = 0;
+			only = strtoll(optarg, &end, 10);
+			if (errno || *end || only < 0) {
 				usage(stderr);
 				return 2;
 			}
@@ -305,6 +317,14 @@ int main(int argc, char **argv)
 	if (!n_samples)
 		return fail("the data section has no samples");
 	shift = t_max - t_min + 1;
+	if (only >= 0) {
+		if ((unsigned long long)only >= n_samples)
+			return fail("-s: the data section has fewer samples");
+		samples[0] = samples[2 * only];
+		samples[1] = samples[2 * only + 1];
+		n_samples = 1;
+		shift = 1;
+	}
 
 	/* ---- write: header and what lies before the data section ---- */
 	out = fopen(out_path, "wb");

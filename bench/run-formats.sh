@@ -11,13 +11,18 @@
 #   GEN_PERF   the built generator (default: bench/gen-perf)
 #
 # bench/gen-perf writes perf.data files of N and 2N samples made from the
-# samples of the conformance corpus's perf.data (sched_switch and EventHeader
-# events). For each format, EHDECODE -F FORMAT -o FILE (a regular file, as
+# conformance corpus's perf.data, of two mixes:
+#   corpus  its samples in turn: sched_switch and EventHeader events of
+#           every kind the reference tests, from a machine of many CPUs;
+#   one     its TestProviderC:CScalars3 event (a struct of a string and a
+#           char array) alone, over and over: most recordings are of a few
+#           kinds of event, which take the reader's shortest path.
+# For each format and mix, EHDECODE -F FORMAT -o FILE (a regular file, as
 # ehrecord writes: Chrome and Heph then keep what a cut for want of room
-# needs) runs under callgrind on both; the cost of an event is the
+# needs) runs under callgrind on both sizes; the cost of an event is the
 # difference of the two counts over N, which leaves out what a run costs
 # whatever its length (loading, the file's headers, the ending). Each line
-# gives it, and its ratio to the cheapest format.
+# gives it, and its ratio to the cheapest format of the mix.
 #
 # Environment:
 #   EH_SHARED_DIR      the shared folder (default: ../shared beside the source)
@@ -59,34 +64,55 @@ fi
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench-formats.XXXXXX") || exit 1
 trap 'rm -rf "$out"' EXIT
+# the index of the "one" mix's sample among the corpus's, in file order
+one=$("${run[@]}" "$tool" -F jsonl --sort file "$corpus" 2>/dev/null |
+	grep -n -m 1 '"n":"TestProviderC:CScalars3"' | cut -d: -f1)
+[ -n "$one" ] || { echo "$me: no TestProviderC:CScalars3 in $corpus" >&2; exit 1; }
 for k in 1 2; do
-	"$gen" -c "$((k * n))" "$corpus" "$out/$k.data" >/dev/null ||
-		{ echo "$me: gen-perf $((k * n)) failed" >&2; exit 1; }
+	if ! "$gen" -c "$((k * n))" "$corpus" "$out/corpus.$k.data" >/dev/null ||
+	   ! "$gen" -c -s "$((one - 1))" "$((k * n))" "$corpus" \
+		"$out/one.$k.data" >/dev/null; then
+		echo "$me: gen-perf $((k * n)) failed" >&2
+		exit 1
+	fi
 done
 
-# count FORMAT K: the instructions of one conversion of K*N samples
+# count FORMAT MIX K: the instructions of one conversion of K*N samples
 count() {
 	local log=$out/cg.log
 	"${run[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		"$tool" -F "$1" -o "$out/out" "$out/$2.data" 2>"$log" ||
+		"$tool" -F "$1" -o "$out/out" "$out/$2.$3.data" 2>"$log" ||
 		{ echo "$me: ehdecode -F $1 failed: $(grep -v '^==' "$log" | head -n 2)" >&2; return 1; }
 	sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$log"
 }
 
 echo "== instructions per event, ehdecode -F FORMAT -o FILE, $n and $((2 * n)) samples (callgrind)"
 status=0
-: >"$out/results"
-for fmt in jsonl json text csv nettrace chrome heph; do
-	if ! a=$(count "$fmt" 1) || ! b=$(count "$fmt" 2) || [ -z "$a" ] || [ -z "$b" ]; then
-		status=1
-		continue
-	fi
-	echo "$fmt $(((b - a) / n))" >>"$out/results"
+for mix in corpus one; do
+	: >"$out/results.$mix"
+	for fmt in jsonl json text csv nettrace chrome heph; do
+		if ! a=$(count "$fmt" "$mix" 1) || ! b=$(count "$fmt" "$mix" 2) ||
+		   [ -z "$a" ] || [ -z "$b" ]; then
+			status=1
+			echo "$fmt -" >>"$out/results.$mix"
+			continue
+		fi
+		echo "$fmt $(((b - a) / n))" >>"$out/results.$mix"
+	done
 done
-best=$(sort -k2 -n "$out/results" | head -n 1 | cut -d' ' -f2)
-printf '  %-9s %12s %8s\n' format instr/event ratio
-while read -r fmt c; do
-	awk -v f="$fmt" -v c="$c" -v b="$best" \
-		'BEGIN { printf "  %-9s %12d %8.2f\n", f, c, c / b }'
-done <"$out/results"
+printf '  %-9s %12s %8s %12s %8s\n' '' corpus '' one ''
+printf '  %-9s %12s %8s %12s %8s\n' format instr/event ratio instr/event ratio
+paste -d ' ' "$out/results.corpus" "$out/results.one" | awk -v out="$out" '
+	BEGIN {
+		while ((getline l < (out "/results.corpus")) > 0) {
+			split(l, f, " ")
+			if (f[2] != "-" && (!b1 || f[2] < b1)) b1 = f[2]
+		}
+		while ((getline l < (out "/results.one")) > 0) {
+			split(l, f, " ")
+			if (f[2] != "-" && (!b2 || f[2] < b2)) b2 = f[2]
+		}
+	}
+	function r(c, b) { return c == "-" ? "-" : sprintf("%.2f", c / b) }
+	{ printf "  %-9s %12s %8s %12s %8s\n", $1, $2, r($2, b1), $4, r($4, b2) }'
 exit $status
