@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/membarrier.h>
 #include <linux/perf_event.h>
 
 #include <tracefs.h>
@@ -1967,6 +1968,26 @@ static int end_stream(struct ehd_session *s, int err)
 	return err;
 }
 
+/*
+ * settle_writers() - wait until every sample the kernel began before the
+ * events were disabled is in its ring. A disable takes effect on each CPU
+ * by an interrupt, which may come while that CPU is inside a tracepoint's
+ * handler, past its check of the event: the handler counts the sample,
+ * then writes it after the disable has returned, where a last pass taken
+ * at once would miss it (the file would hold one event fewer than the
+ * kernel's count, and nothing would say it was lost). Those handlers run
+ * in RCU read-side sections (preemption off), and a global membarrier
+ * waits for a grace period: once it returns, they have all ended. Where
+ * the kernel refuses it (nohz_full), a pause far longer than a handler.
+ */
+static void settle_writers(void)
+{
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		nanosleep(&pause, NULL);
+}
+
 EHD_API int ehd_session_stop(struct ehd_session *s)
 {
 	size_t i, k;
@@ -1982,6 +2003,7 @@ EHD_API int ehd_session_stop(struct ehd_session *s)
 	for (i = 0; i < s->nrings; i++)
 		if (s->rings[i].base)
 			ioctl(s->rings[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	settle_writers();
 	s->state = STOPPED;
 	if (s->drain) {
 		ehd__drain_stop(s->drain);
