@@ -1978,14 +1978,17 @@ static int end_stream(struct ehd_session *s, int err)
  * kernel's count, and nothing would say it was lost). Those handlers run
  * in RCU read-side sections (preemption off), and a global membarrier
  * waits for a grace period: once it returns, they have all ended. Where
- * the kernel refuses it (nohz_full), a pause far longer than a handler.
+ * the kernel refuses it (nohz_full, a seccomp filter), a pause far longer
+ * than a handler, whole even if a signal comes.
  */
 static void settle_writers(void)
 {
 	struct timespec pause = { 0, 20 * 1000 * 1000 };
 
-	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
-		nanosleep(&pause, NULL);
+	if (!syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		return;
+	while (nanosleep(&pause, &pause) && errno == EINTR)
+		;
 }
 
 EHD_API int ehd_session_stop(struct ehd_session *s)
