@@ -554,10 +554,14 @@ static void show_status(struct live *l, bool force)
 		ehd_writer_stats(l->w, &ws);
 		written = ws.bytes;
 	}
-	/* (CPU samples are not counted: see live_summary()) */
+	/*
+	 * Recorded so far: in the rings too, where they wait for a pass.
+	 * (CPU samples are not counted: see live_summary())
+	 */
 	fprintf(stderr, "\r%s: %.1f s, %llu events%s, %llu lost, %.1f MiB written",
 		l->o->prog, t - l->started,
-		(unsigned long long)(st.samples ? st.samples : l->events),
+		(unsigned long long)(st.kernel_samples ? st.kernel_samples :
+				     l->events),
 		l->o->out_fd >= 0 && l->o->hz ? " and CPU samples" : "",
 		(unsigned long long)st.lost, (double)written / 1048576.0);
 	if (st.spool_pending >= (1u << 20))
@@ -1026,9 +1030,9 @@ void live_summary(const struct live *l, const char *output,
 
 	ehd_session_stats(l->s, &st);
 	/*
-	 * A perf.data holds what the session recorded (unless it was cut
-	 * back for want of room: then those were recorded, not all kept);
-	 * a nettrace, what was written.
+	 * A file holds what was written to it, counted as it was (a
+	 * perf.data cut back for want of room: the kernel's count of what
+	 * was recorded, not all kept).
 	 */
 	cut = l->no_room || (perf && st.no_room);
 	/*
@@ -1038,10 +1042,16 @@ void live_summary(const struct live *l, const char *output,
 	fprintf(stderr, "%s: wrote %s%s%s%s: %llu events%s%s, %llu lost, in %.1f s\n",
 		l->o->prog, output, last ? " to " : "", last ? last : "",
 		cut ? " (cut short: no room)" : "",
-		(unsigned long long)(perf ? st.samples : l->events),
+		(unsigned long long)(!perf ? l->events :
+				     cut ? st.kernel_samples : st.samples),
 		perf && cut ? " recorded" : "",
 		perf && l->o->hz ? " and CPU samples (not counted)" : "",
 		(unsigned long long)st.lost, now() - l->started);
+	/* (A file that took all the rings had them all: see kernel_samples.) */
+	if (perf && !cut && !st.limit_dropped && st.kernel_samples > st.samples)
+		fprintf(stderr, "%s: the kernel counted %llu more events than it wrote to the rings (not in the file, and not counted as lost)\n",
+			l->o->prog,
+			(unsigned long long)(st.kernel_samples - st.samples));
 }
 
 int live_child_exit(const struct live *l)

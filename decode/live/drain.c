@@ -33,6 +33,8 @@ struct ehd__drain {
 	struct pollfd *pfds;	/* the rings, then wake_fd */
 	uint64_t *heads;	/* by ring, in a pass */
 	struct iovec *iov;	/* 2 per ring, the side records, the round */
+	uint64_t *skip;		/* cfg.skip_ids, ascending */
+	size_t nskip;
 
 	pthread_mutex_t lock;	/* guards side */
 	pthread_mutex_t io;	/* held through each pass: ehd__drain_pause() */
@@ -308,6 +310,48 @@ int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n)
 
 /* ---- the thread ---- */
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The samples among the @len bytes of whole records at @tail in @data (a
+ * ring, @mask its size less 1) but those of the skipped ids. Headers only,
+ * and a sample's identifier (its first field) where ids are skipped. An
+ * 8-byte header or identifier never wraps (records are 8-byte aligned in
+ * a ring of a power of two bytes), but an identifier may be at the ring's
+ * start, after a header at its end.
+ */
+static uint64_t samples_in(const struct ehd__drain *d, const uint8_t *data,
+			   uint64_t tail, size_t len, uint64_t mask)
+{
+	uint64_t n = 0, id;
+	size_t at = 0;
+
+	while (at + sizeof(struct perf_event_header) <= len) {
+		const struct perf_event_header *h =
+			(const void *)(data + ((tail + at) & mask));
+
+		if (h->size < sizeof(*h))
+			break;	/* (the kernel writes none) */
+		if (h->type == PERF_RECORD_SAMPLE) {
+			if (!d->nskip) {
+				n++;
+			} else if (h->size >= sizeof(*h) + sizeof(id)) {
+				memcpy(&id, data + ((tail + at + sizeof(*h)) &
+						    mask), sizeof(id));
+				n += !bsearch(&id, d->skip, d->nskip,
+					      sizeof(id), cmp_id);
+			}
+		}
+		at += h->size;
+	}
+	return n;
+}
+
 /*
  * One pass: the side records, then what each ring holds, then a round
  * end; into a file with one writev(), into the spool piece by piece (a
@@ -323,7 +367,7 @@ static long long pass(struct ehd__drain *d)
 	};
 	const struct ehd__drain_cfg *c = &d->cfg;
 	struct ehd__sink *k = c->sink;
-	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX;
+	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX, samples = 0;
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
 	size_t i;
@@ -389,6 +433,9 @@ static long long pass(struct ehd__drain *d)
 		}
 		if (!len)
 			continue;
+		if (!k->spool)
+			samples += samples_in(d, c->rings[i].data, tail, len,
+					      mask);
 		first = n;
 		if (at + len <= c->size) {
 			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
@@ -445,6 +492,7 @@ static long long pass(struct ehd__drain *d)
 	if (got) {
 		count(&d->st.passes, 1);
 		count(&d->st.bytes, got);
+		count(&d->st.samples, samples);
 	}
 	return full ? -ENOSPC : (long long)got;
 }
@@ -504,13 +552,19 @@ int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg)
 	d->pfds = calloc(cfg->nrings + 1, sizeof(*d->pfds));
 	d->heads = calloc(cfg->nrings, sizeof(*d->heads));
 	d->iov = calloc(2 * cfg->nrings + 2, sizeof(*d->iov));
+	d->skip = malloc((cfg->nskip ? cfg->nskip : 1) * sizeof(*d->skip));
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_mutex_init(&d->io, NULL);
-	if (d->wake_fd < 0 || !d->pfds || !d->heads || !d->iov) {
+	if (d->wake_fd < 0 || !d->pfds || !d->heads || !d->iov || !d->skip) {
 		err = d->wake_fd < 0 ? -errno : -ENOMEM;
 		ehd__drain_free(d);
 		return err;
 	}
+	if (cfg->nskip) {
+		memcpy(d->skip, cfg->skip_ids, cfg->nskip * sizeof(*d->skip));
+		qsort(d->skip, cfg->nskip, sizeof(*d->skip), cmp_id);
+	}
+	d->nskip = cfg->nskip;
 	for (i = 0; i < cfg->nrings; i++) {
 		d->pfds[i].fd = cfg->rings[i].fd;
 		d->pfds[i].events = POLLIN;
@@ -590,6 +644,7 @@ void ehd__drain_stats(struct ehd__drain *d, struct ehd__drain_stats *st)
 	st->passes = __atomic_load_n(&d->st.passes, __ATOMIC_RELAXED);
 	st->bytes = __atomic_load_n(&d->st.bytes, __ATOMIC_RELAXED);
 	st->full = __atomic_load_n(&d->st.full, __ATOMIC_RELAXED);
+	st->samples = __atomic_load_n(&d->st.samples, __ATOMIC_RELAXED);
 }
 
 void ehd__drain_free(struct ehd__drain *d)
@@ -602,6 +657,7 @@ void ehd__drain_free(struct ehd__drain *d)
 	free(d->pfds);
 	free(d->heads);
 	free(d->iov);
+	free(d->skip);
 	ehd__buf_free(&d->side);
 	ehd__buf_free(&d->taken);
 	pthread_mutex_destroy(&d->lock);

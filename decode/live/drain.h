@@ -5,8 +5,9 @@
  *
  * It does nothing else: it waits until a ring is a quarter full (the
  * kernel's wake-up) or a timeout, copies what every ring holds as it is
- * (whole records, never parsed) to a sink, gives the space back to the
- * kernel (data_tail) and ends the pass with a FINISHED_ROUND record. A
+ * (whole records, never parsed; into a file, the samples among them are
+ * counted by their headers) to a sink, gives the space back to the kernel
+ * (data_tail) and ends the pass with a FINISHED_ROUND record. A
  * sink is either a spool (spool.h), read by a consumer in another thread,
  * or a file descriptor, written with one writev() per pass straight from
  * the rings, as perf record does.
@@ -149,6 +150,10 @@ struct ehd__drain_ring {
  * @size: bytes of each ring's data, a power of two
  * @sink: where to (the thread's until ehd__drain_stop())
  * @timeout_ms: the longest wait for a wake-up between passes
+ * @skip_ids: with a file sink, the ids (PERF_SAMPLE_IDENTIFIER) whose
+ *	samples are not counted in @samples of the stats (CPU samples), in
+ *	any order (the thread keeps a copy)
+ * @nskip: how many
  */
 struct ehd__drain_cfg {
 	const struct ehd__drain_ring *rings;
@@ -156,6 +161,8 @@ struct ehd__drain_cfg {
 	size_t size;
 	struct ehd__sink *sink;
 	int timeout_ms;
+	const uint64_t *skip_ids;
+	size_t nskip;
 };
 
 /*
@@ -164,11 +171,17 @@ struct ehd__drain_cfg {
  * @bytes: ring bytes copied out
  * @full: passes where the spool had no room for a ring's data (left
  *	in the ring for the next)
+ * @samples: with a file sink, the samples it wrote (PERF_RECORD_SAMPLE
+ *	records but those of @skip_ids), counted from the record headers of
+ *	each span as it goes out: what the file holds (unless it was cut
+ *	back for want of room), where the kernel's count of an event can
+ *	say one more than its ring held
  */
 struct ehd__drain_stats {
 	uint64_t passes;
 	uint64_t bytes;
 	uint64_t full;
+	uint64_t samples;
 };
 
 struct ehd__drain;

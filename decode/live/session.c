@@ -1554,9 +1554,28 @@ static int open_sink(struct ehd_session *s)
 	return err;
 }
 
+/*
+ * The drain thread of @s. Into a file, it counts the samples it writes:
+ * those of s->clock are CPU samples, not a tracepoint's.
+ */
+static int start_drain(struct ehd_session *s)
+{
+	struct ehd__drain_cfg dc = {
+		.rings = s->drain_rings, .nrings = s->nrings,
+		.size = s->size, .sink = &s->sink,
+		.timeout_ms = s->latency_ms,
+		.skip_ids = s->clock.ids, .nskip = s->clock.n,
+	};
+	int err = ehd__drain_start(&s->drain, &dc);
+
+	if (err)
+		return fail(s, err, "cannot start the drain thread: %s",
+			    strerror(-err));
+	return 0;
+}
+
 EHD_API int ehd_session_start(struct ehd_session *s)
 {
-	struct ehd__drain_cfg dc;
 	size_t i;
 	int err;
 
@@ -1594,17 +1613,8 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 		if (ioctl(s->clock.fds[i], PERF_EVENT_IOC_ENABLE, 0))
 			err = fail(s, -errno, "cannot enable: %s",
 				   strerror(errno));
-	if (!err && !(s->flags & EHD_SESSION_CIRCULAR)) {
-		dc.rings = s->drain_rings;
-		dc.nrings = s->nrings;
-		dc.size = s->size;
-		dc.sink = &s->sink;
-		dc.timeout_ms = s->latency_ms;
-		err = ehd__drain_start(&s->drain, &dc);
-		if (err)
-			err = fail(s, err, "cannot start the drain thread: %s",
-				   strerror(-err));
-	}
+	if (!err && !(s->flags & EHD_SESSION_CIRCULAR))
+		err = start_drain(s);
 	s->state = STARTED;	/* so that free() stops what was enabled */
 	s->aim_read = false;	/* a tracepoint found later reads it again */
 	if (err) {
@@ -2061,7 +2071,8 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 
 	memset(st, 0, sizeof(*st));
 	if (s->state != NEW)
-		st->samples = count_events(w, false);
+		st->kernel_samples = count_events(w, false);
+	st->samples = st->kernel_samples;
 	for (i = 0; i < s->nrings; i++)
 		st->lost += s->lost[i];
 	st->bytes = s->sink.bytes;
@@ -2079,6 +2090,8 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 	if (s->drain) {
 		ehd__drain_stats(s->drain, &ds);
 		st->full_passes = ds.full;
+		if (!s->spool)
+			st->samples = ds.samples;
 	}
 	st->limit_dropped = __atomic_load_n(&s->sink.limit_dropped,
 					    __ATOMIC_RELAXED);

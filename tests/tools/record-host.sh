@@ -14,6 +14,8 @@
 #    --cpu-sampling, samples of it alone;
 #  - -p without a command stops when the process exits;
 #  - -C: every event on the CPUs given;
+#  - the end line counts the events the file holds, both formats; in a
+#    perf.data with --cpu-sampling, not its CPU samples;
 #  - on a terminal, the status line counts events as they are recorded,
 #    both formats;
 #  - --max-size 200K, both formats, and a --circular perf.data: a
@@ -147,6 +149,22 @@ for fmt in nettrace perf; do
 		bad "-F $fmt: $n events in the file; standard error: $(cat "$tmp/err")"
 	fi
 done
+
+# ... with CPU sampling too: the CPU samples are in the file, and not in
+# the count (a perf.data's is counted as it is written).
+"$rec" -F perf -o "$tmp/c.data" --cpu-sampling=500 --duration 1 \
+	-e sched:sched_switch 2>"$tmp/err" ||
+	bad "--cpu-sampling -F perf: exit $?: $(head -n 2 "$tmp/err")"
+"$dec" --strict -F jsonl "$tmp/c.data" >"$tmp/c.jsonl" 2>/dev/null
+n=$(grep -c '^{"n":"sched:sched_switch"' "$tmp/c.jsonl")
+cpu=$(grep -c '^{"n":"cpu-clock"' "$tmp/c.jsonl")
+said=$(sed -n 's/^ehrecord: wrote .*: \([0-9]*\) events and CPU samples (not counted), .*/\1/p' \
+	"$tmp/err")
+if [ "$n" -gt 0 ] && [ "$cpu" -gt 0 ] && [ "$said" = "$n" ]; then
+	ok "--cpu-sampling -F perf: $said events said, $n in the file with $cpu CPU samples"
+else
+	bad "--cpu-sampling -F perf: ${said:-?} events said, $n in the file with $cpu CPU samples: $(head -n 2 "$tmp/err")"
+fi
 
 # On a terminal (script(1) makes one), the status line counts the events
 # as they are recorded: a nettrace's wait in the rings until the stop at

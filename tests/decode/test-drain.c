@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-drain - the drain thread (decode/live/drain.c) on a ring made in
+ * memory: it writes the ring's records to a file as they are, and counts
+ * the samples among them by their headers, a span that wraps around the
+ * ring's end too, leaving out the ids it is told to skip (CPU samples).
+ * That count is what ehrecord -F perf says it wrote: the kernel's own
+ * count of an event was seen to say one more than its ring held.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "live/drain.h"
+
+#define RING 4096u
+/* Where the records begin: close to the ring's end, so that they wrap. */
+#define START (RING - 136u)
+
+struct fake_ring {
+	struct perf_event_mmap_page page;
+	uint8_t data[RING];
+};
+
+/*
+ * A record at ring offset @at of @type and @size bytes (a multiple of 8),
+ * with @id after its header as PERF_SAMPLE_IDENTIFIER puts it, the rest
+ * bytes that say where it is; the offset after it.
+ */
+static uint64_t put(struct fake_ring *r, uint64_t at, uint32_t type,
+		    uint16_t size, uint64_t id)
+{
+	struct perf_event_header h = { .type = type, .size = size };
+	uint8_t rec[256];
+	uint16_t i;
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + sizeof(h), &id, sizeof(id));
+	for (i = sizeof(h) + sizeof(id); i < size; i++)
+		rec[i] = (uint8_t)(at + i);
+	for (i = 0; i < size; i++)
+		r->data[(at + i) % RING] = rec[i];
+	return at + size;
+}
+
+/*
+ * The ring: samples of ids 5 (3 of them), 7 (2) and 9 (1), one of them
+ * split by the ring's end between its header and its id, and two records
+ * that are not samples (a COMM and a LOST_SAMPLES, with 7 where a
+ * sample's id would be). Skipping 7, the drain must count 4 samples;
+ * skipping none, 6.
+ */
+static void run(const uint64_t *skip, size_t nskip, uint64_t want)
+{
+	static struct fake_ring r;
+	char path[] = "/tmp/test-drain.XXXXXX";
+	struct ehd__drain_ring ring;
+	struct ehd__drain_cfg cfg;
+	struct ehd__drain_stats st;
+	struct ehd__drain *d;
+	struct ehd__sink k;
+	struct stat sb;
+	uint64_t at = START, i;
+	uint8_t *file;
+
+	memset(&r, 0, sizeof(r));
+	at = put(&r, at, PERF_RECORD_SAMPLE, 48, 5);
+	at = put(&r, at, PERF_RECORD_COMM, 40, 7);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 40, 7);
+	/* Its header the ring's last 8 bytes, its id the first. */
+	assert_true(at == RING - 8);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 48, 5);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 24, 9);
+	at = put(&r, at, PERF_RECORD_LOST_SAMPLES, 24, 7);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 56, 7);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 48, 5);
+	r.page.data_tail = START;
+	r.page.data_head = at;
+
+	memset(&k, 0, sizeof(k));
+	k.fd = mkstemp(path);
+	assert_true(k.fd >= 0);
+	ring.fd = eventfd(0, EFD_CLOEXEC);	/* never ready: the timeout */
+	assert_true(ring.fd >= 0);
+	ring.base = &r.page;
+	ring.data = r.data;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.rings = &ring;
+	cfg.nrings = 1;
+	cfg.size = RING;
+	cfg.sink = &k;
+	cfg.timeout_ms = 5;
+	cfg.skip_ids = skip;
+	cfg.nskip = nskip;
+	assert_int_equal(ehd__drain_start(&d, &cfg), 0);
+	assert_int_equal(ehd__drain_stop(d), 0);
+	ehd__drain_stats(d, &st);
+	ehd__drain_free(d);
+
+	assert_int_equal(st.samples, want);
+	assert_int_equal(st.bytes, at - START);
+	assert_int_equal(r.page.data_tail, at);
+	/* The file: the ring's bytes as they were, then round ends. */
+	assert_int_equal(fstat(k.fd, &sb), 0);
+	assert_true((uint64_t)sb.st_size >= at - START + 8);
+	file = malloc((size_t)sb.st_size);
+	assert_non_null(file);
+	assert_int_equal(pread(k.fd, file, (size_t)sb.st_size, 0),
+			 sb.st_size);
+	for (i = 0; i < at - START; i++)
+		assert_int_equal(file[i], r.data[(START + i) % RING]);
+	free(file);
+	close(ring.fd);
+	close(k.fd);
+	unlink(path);
+}
+
+static void test_counts_samples(void **state)
+{
+	(void)state;
+	run(NULL, 0, 6);
+}
+
+static void test_skips_ids(void **state)
+{
+	static const uint64_t skip[] = { 11, 7, 2 };	/* (any order) */
+	static const uint64_t all[] = { 9, 5, 7 };
+
+	(void)state;
+	run(skip, 3, 4);
+	run(skip, 1, 6);	/* (only 11: nothing skipped) */
+	run(all, 3, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts_samples),
+		cmocka_unit_test(test_skips_ids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
