@@ -34,7 +34,6 @@ struct ehd__drain {
 	uint64_t *heads;	/* by ring, in a pass */
 	struct iovec *iov;	/* 2 per ring, the side records, the round */
 	uint64_t *skip;		/* cfg.skip_ids, ascending */
-	size_t nskip;
 
 	pthread_mutex_t lock;	/* guards side */
 	pthread_mutex_t io;	/* held through each pass: ehd__drain_pause() */
@@ -338,12 +337,12 @@ static uint64_t samples_in(const struct ehd__drain *d, const uint8_t *data,
 		if (h->size < sizeof(*h))
 			break;	/* (the kernel writes none) */
 		if (h->type == PERF_RECORD_SAMPLE) {
-			if (!d->nskip) {
+			if (!d->cfg.nskip) {
 				n++;
 			} else if (h->size >= sizeof(*h) + sizeof(id)) {
 				memcpy(&id, data + ((tail + at + sizeof(*h)) &
 						    mask), sizeof(id));
-				n += !bsearch(&id, d->skip, d->nskip,
+				n += !bsearch(&id, d->skip, d->cfg.nskip,
 					      sizeof(id), cmp_id);
 			}
 		}
@@ -564,7 +563,6 @@ int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg)
 		memcpy(d->skip, cfg->skip_ids, cfg->nskip * sizeof(*d->skip));
 		qsort(d->skip, cfg->nskip, sizeof(*d->skip), cmp_id);
 	}
-	d->nskip = cfg->nskip;
 	for (i = 0; i < cfg->nrings; i++) {
 		d->pfds[i].fd = cfg->rings[i].fd;
 		d->pfds[i].events = POLLIN;

@@ -1984,8 +1984,10 @@ static int end_stream(struct ehd_session *s, int err)
  * by an interrupt, which may come while that CPU is inside a tracepoint's
  * handler, past its check of the event: the handler counts the sample,
  * then writes it after the disable has returned, where a last pass taken
- * at once would miss it (the file would hold one event fewer than the
- * kernel's count, and nothing would say it was lost). Those handlers run
+ * at once would miss it. (That follows from how the disable reaches the
+ * CPU; it was not caught happening. The one-event gaps between the
+ * kernel's count and a file that were caught were already there when the
+ * disable returned: see kernel_samples in session.h.) Those handlers run
  * in RCU read-side sections (preemption off), and a global membarrier
  * waits for a grace period: once it returns, they have all ended. Where
  * the kernel refuses it (nohz_full, a seccomp filter), a pause far longer

@@ -202,10 +202,9 @@ fi
 # 7. The summary counts what the file holds. The producer writes from the
 # first open of its tracepoint (here, the first recorder's), so a second
 # recorder's events take samples from the moment each is opened: one
-# opened before it has its ring counts samples written nowhere. Samples
-# still being written at the stop must be waited for, and the count is
-# the drain's, of what it wrote: the kernel's can say one more than its
-# rings held (then said on a line of its own).
+# opened before it has its ring counts samples written nowhere. The count
+# is the drain's, of what it wrote: the kernel's was seen to say one more
+# than its rings held (then said on a line of its own).
 "$rec" -q -F perf -o hold.data --duration 300 -e EhBench_L4K1 2>hold.err &
 h=$!
 "$load" -r 0 -d 300 -w 20 -s 0 >load.out 2>&1 &
