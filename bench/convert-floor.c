@@ -3,7 +3,7 @@
  * convert-floor - the least a perf.data to nettrace conversion of
  * bench/producer's events can cost, against what libehdecode's costs
  *
- *	convert-floor [-r REPEATS] PERF_DATA
+ *	convert-floor [-r REPEATS] [-o MODE] PERF_DATA
  *
  * PERF_DATA is a normal-mode perf.data of bench/producer's "Bench" events
  * (ehrecord -F perf -e EhBench_L4K1). It is read into memory once; then,
@@ -27,6 +27,7 @@
  *            of a type already written without an ehd_event: what
  *            ehrecord does
  *
+ * (-o MODE: that one alone, for a profiler to look at)
  * and prints "name ns_per_sample" lines, the best of the repeats, with
  * the library's cost over the floor's and the general path's over it. bench/run-live.sh runs it in the
  * test VM on a file it recorded, so that the floor is in the VM's units:
@@ -299,32 +300,44 @@ static size_t library_run(const char *path, bool pass)
 	return err < 0 ? 0 : n;
 }
 
+static const char *const names[] = { "touch", "floor", "general",
+				     "library" };
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: convert-floor [-r REPEATS] [-o touch|floor|general|library] PERF_DATA\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "touch", "floor", "general",
-					     "library" };
 	double best[4] = { 0, 0, 0, 0 }, t;
 	size_t n[4] = { 0, 0, 0, 0 };
 	struct trace tr = { 0 };
 	uint8_t *buf = NULL, *out;
 	long reps = 5, rep;
-	int opt, k;
+	int opt, k, only = -1;
 
-	while ((opt = getopt(argc, argv, "r:")) != -1) {
-		if (opt != 'r' || (reps = strtol(optarg, NULL, 10)) <= 0) {
-			fprintf(stderr, "usage: convert-floor [-r REPEATS] PERF_DATA\n");
-			return 2;
+	while ((opt = getopt(argc, argv, "r:o:")) != -1) {
+		if (opt == 'r' && (reps = strtol(optarg, NULL, 10)) > 0)
+			continue;
+		for (k = 0; opt == 'o' && k < 4 && strcmp(optarg, names[k]); k++)
+			;
+		if (opt == 'o' && k < 4) {
+			only = k;
+			continue;
 		}
+		return usage();
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: convert-floor [-r REPEATS] PERF_DATA\n");
-		return 2;
-	}
+	if (optind != argc - 1)
+		return usage();
 	out = malloc(OUT_BYTES + 4096);
 	if (!out || load(argv[optind], &buf, &tr))
 		return 1;
 	for (rep = 0; rep < reps; rep++) {
 		for (k = 0; k < 4; k++) {
+			if (only >= 0 && k != only)
+				continue;
 			t = cpu_now();
 			n[k] = k == 0 ? touch(&tr, out) :
 			       k == 1 ? floor_run(&tr, out) :
@@ -341,10 +354,13 @@ int main(int argc, char **argv)
 		}
 	}
 	for (k = 0; k < 4; k++)
-		printf("%-8s %8.1f ns per sample (%zu samples)\n", names[k],
-		       best[k], n[k]);
-	printf("library / floor: %.1fx\n", best[3] / best[1]);
-	printf("general / library: %.2fx\n", best[2] / best[3]);
+		if (only < 0 || k == only)
+			printf("%-8s %8.1f ns per sample (%zu samples)\n",
+			       names[k], best[k], n[k]);
+	if (only < 0) {
+		printf("library / floor: %.1fx\n", best[3] / best[1]);
+		printf("general / library: %.2fx\n", best[2] / best[3]);
+	}
 	free(buf);
 	free(out);
 	return 0;

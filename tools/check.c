@@ -22,6 +22,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include <tracefs.h>
+
 #include "check.h"
 #include "list.h"
 
@@ -159,54 +161,18 @@ static void check_kernel(struct ctx *c)
 
 /* ---- tracefs and user_events --------------------------------------------- */
 
-/* A field of a /proc/mounts line, its octal escapes undone. */
-static char *mount_field(char *s, char *out, size_t size)
-{
-	size_t n = 0;
-
-	while (*s == ' ')
-		s++;
-	for (; *s && *s != ' ' && *s != '\n'; s++) {
-		char ch = *s;
-
-		if (ch == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			ch = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
-				    (s[3] - '0'));
-			s += 3;
-		}
-		if (n + 1 < size)
-			out[n++] = ch;
-	}
-	out[n] = 0;
-	return s;
-}
-
-/* Where tracefs is mounted (or debugfs/tracing); false when nowhere. */
+/*
+ * Where tracefs is mounted (or debugfs, with its tracing folder); false
+ * when nowhere. libtracefs looks, and mounts nothing: --check changes
+ * nothing.
+ */
 static bool tracefs_mount(char *dir, size_t size)
 {
-	char line[4096], mnt[4096], type[64];
-	bool debugfs = false;
-	char *s;
-	FILE *f = fopen("/proc/self/mounts", "re");
+	const char *path = NULL;
 
-	if (!f)
+	if (tracefs_tracing_dir_is_mounted(false, &path) != 1 || !path)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		s = mount_field(line, mnt, sizeof(mnt));
-		s = mount_field(s, mnt, sizeof(mnt));
-		mount_field(s, type, sizeof(type));
-		if (!strcmp(type, "tracefs")) {
-			snprintf(dir, size, "%s", mnt);
-			fclose(f);
-			return true;
-		}
-		if (!debugfs && !strcmp(type, "debugfs") &&
-		    (size_t)snprintf(dir, size, "%.*s/tracing",
-				     (int)(size - sizeof("/tracing")), mnt) < size)
-			debugfs = true;
-	}
-	fclose(f);
-	return debugfs && !access(dir, F_OK);
+	return (size_t)snprintf(dir, size, "%s", path) < size;
 }
 
 /* tracefs; true when it can be read (its events too). */

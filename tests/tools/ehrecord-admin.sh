@@ -8,6 +8,8 @@
 #  - --check: a line per requirement, each "STATE what: detail", exit 1
 #    exactly when a line is FAIL; without user_events in the kernel the
 #    user_events line fails and says so; -F jsonl says the same as JSON;
+#    as root in a mount namespace of its own, tracefs unmounted is said
+#    (and left unmounted), and tracefs mounted elsewhere is found there;
 #    -- COMMAND: frame pointers found in examples/spin (built with them),
 #    not in a program built without, and a missing program fails;
 #  - without user_events: --list says in one line that user_events is
@@ -86,6 +88,23 @@ if grep -q '^FAIL' "$tmp/check"; then want=1; else want=0; fi
 grep '^FAIL' "$tmp/check" | grep -v '; fix: ' &&
 	bad "--check: a FAIL line without its fix"
 has "--check: the kernel's version" "$tmp/check" "^(ok  |FAIL) kernel: Linux $(uname -r | sed 's/[.+]/\\&/g') "
+
+# --check finds tracefs where it is mounted, and mounts nothing: in a mount
+# namespace of its own, without tracefs, then with it somewhere else
+if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
+	unshare -m --propagation private /bin/sh -c "
+		umount $t 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
+		\"\$1\" --check >\"\$2/check.none\"
+		grep -q ' tracefs ' /proc/self/mounts && echo mounted >\"\$2/check.none\"
+		mkdir -p \"\$2/tfs\" && mount -t tracefs nodev \"\$2/tfs\" &&
+		\"\$1\" --check >\"\$2/check.moved\"" sh "$rec" "$tmp"
+	has "--check without tracefs (root): says it is not mounted, mounts none" \
+		"$tmp/check.none" '^warn tracefs: not mounted; ehrecord run as root mounts it'
+	has "--check with tracefs mounted elsewhere: finds it there" \
+		"$tmp/check.moved" "^ok   tracefs: mounted at $tmp/tfs, readable"
+else
+	echo "note: not root, or no unshare of the mount namespace: --check without tracefs not checked"
+fi
 
 # The kernel without user_events (this host, most CI hosts).
 no_ue=no
