@@ -248,24 +248,55 @@ int ehd__sink_write_records(struct ehd__sink *k, const struct iovec *iov,
 	return err;
 }
 
-/*
- * The bytes of the whole records at the start of @len bytes from @tail
- * in @data (a ring when @mask is its size less 1, a buffer when it is all
- * ones) that fit in @budget. (A record header never wraps: records are
- * 8-byte aligned in a ring of a power of two bytes.)
- */
-static size_t fit(const uint8_t *data, uint64_t tail, size_t len,
-		  uint64_t mask, uint64_t budget)
+static int cmp_id(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * struct samples - what walk() counts: the samples but those of the ids
+ * @skip (ascending, @nskip of them), in @n
+ */
+struct samples {
+	const uint64_t *skip;
+	size_t nskip;
+	uint64_t n;
+};
+
+/*
+ * walk() - the bytes of the whole records at the start of @len bytes from
+ * @tail in @data (a ring when @mask is its size less 1, a buffer when it
+ * is all ones) that fit in @budget; with @sm, the samples among them
+ * counted there. Headers only, and a sample's identifier (its first
+ * field) where ids are skipped. An 8-byte header or identifier never
+ * wraps (records are 8-byte aligned in a ring of a power of two bytes),
+ * but an identifier may be at the ring's start, after a header at its
+ * end.
+ */
+static size_t walk(const uint8_t *data, uint64_t tail, size_t len,
+		   uint64_t mask, uint64_t budget, struct samples *sm)
+{
+	const struct perf_event_header *h;
 	size_t n = 0;
+	uint64_t id;
 
-	while (n < len) {
-		const struct perf_event_header *h =
-			(const void *)(data + ((tail + n) & mask));
-
+	while (n + sizeof(*h) <= len) {
+		h = (const void *)(data + ((tail + n) & mask));
 		if (h->size < sizeof(*h) || h->size > len - n ||
 		    n + h->size > budget)
-			break;
+			break;	/* past the budget, or torn (never from the kernel) */
+		if (sm && h->type == PERF_RECORD_SAMPLE) {
+			if (!sm->nskip) {
+				sm->n++;
+			} else if (h->size >= sizeof(*h) + sizeof(id)) {
+				memcpy(&id, data + ((tail + n + sizeof(*h)) &
+						    mask), sizeof(id));
+				sm->n += !bsearch(&id, sm->skip, sm->nskip,
+						  sizeof(id), cmp_id);
+			}
+		}
 		n += h->size;
 	}
 	return n;
@@ -273,7 +304,7 @@ static size_t fit(const uint8_t *data, uint64_t tail, size_t len,
 
 /*
  * A file with a bound: how many of the @len bytes of records at @tail in
- * @data (as fit()) to write with @budget bytes left, the bound said to be
+ * @data (as walk()) to write with @budget bytes left, the bound said to be
  * hit when some are left; those are dropped (counted), or with limit_hold
  * kept where they are (the caller's). Past the bound, nothing.
  */
@@ -284,7 +315,8 @@ static size_t bounded(struct ehd__sink *k, const uint8_t *data,
 	size_t n = 0;
 
 	if (!__atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
-		n = len <= *budget ? len : fit(data, tail, len, mask, *budget);
+		n = len <= *budget ? len :
+		    walk(data, tail, len, mask, *budget, NULL);
 		*budget -= n;
 	}
 	if (n < len) {
@@ -309,48 +341,6 @@ int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n)
 
 /* ---- the thread ---- */
 
-static int cmp_id(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The samples among the @len bytes of whole records at @tail in @data (a
- * ring, @mask its size less 1) but those of the skipped ids. Headers only,
- * and a sample's identifier (its first field) where ids are skipped. An
- * 8-byte header or identifier never wraps (records are 8-byte aligned in
- * a ring of a power of two bytes), but an identifier may be at the ring's
- * start, after a header at its end.
- */
-static uint64_t samples_in(const struct ehd__drain *d, const uint8_t *data,
-			   uint64_t tail, size_t len, uint64_t mask)
-{
-	uint64_t n = 0, id;
-	size_t at = 0;
-
-	while (at + sizeof(struct perf_event_header) <= len) {
-		const struct perf_event_header *h =
-			(const void *)(data + ((tail + at) & mask));
-
-		if (h->size < sizeof(*h))
-			break;	/* (the kernel writes none) */
-		if (h->type == PERF_RECORD_SAMPLE) {
-			if (!d->cfg.nskip) {
-				n++;
-			} else if (h->size >= sizeof(*h) + sizeof(id)) {
-				memcpy(&id, data + ((tail + at + sizeof(*h)) &
-						    mask), sizeof(id));
-				n += !bsearch(&id, d->skip, d->cfg.nskip,
-					      sizeof(id), cmp_id);
-			}
-		}
-		at += h->size;
-	}
-	return n;
-}
-
 /*
  * One pass: the side records, then what each ring holds, then a round
  * end; into a file with one writev(), into the spool piece by piece (a
@@ -366,7 +356,8 @@ static long long pass(struct ehd__drain *d)
 	};
 	const struct ehd__drain_cfg *c = &d->cfg;
 	struct ehd__sink *k = c->sink;
-	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX, samples = 0;
+	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX;
+	struct samples samples = { d->skip, c->nskip, 0 };
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
 	size_t i;
@@ -433,8 +424,8 @@ static long long pass(struct ehd__drain *d)
 		if (!len)
 			continue;
 		if (!k->spool)
-			samples += samples_in(d, c->rings[i].data, tail, len,
-					      mask);
+			walk(c->rings[i].data, tail, len, mask, UINT64_MAX,
+			     &samples);
 		first = n;
 		if (at + len <= c->size) {
 			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
@@ -491,7 +482,7 @@ static long long pass(struct ehd__drain *d)
 	if (got) {
 		count(&d->st.passes, 1);
 		count(&d->st.bytes, got);
-		count(&d->st.samples, samples);
+		count(&d->st.samples, samples.n);
 	}
 	return full ? -ENOSPC : (long long)got;
 }
