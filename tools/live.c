@@ -556,7 +556,7 @@ static void show_status(struct live *l, bool force)
 	}
 	/*
 	 * Recorded so far: in the rings too, where they wait for a pass.
-	 * (CPU samples are not counted: see live_summary())
+	 * (CPU samples are not counted: see report_recording())
 	 */
 	fprintf(stderr, "\r%s: %.1f s, %llu events%s, %llu lost, %.1f MiB written",
 		l->o->prog, t - l->started,
@@ -1024,34 +1024,19 @@ void live_report(struct live *l)
 void live_summary(const struct live *l, const char *output,
 		  const char *last)
 {
-	bool perf = l->o->out_fd >= 0;
+	struct report_recording rec = {
+		.output = output,
+		.last = last,
+		.perf = l->o->out_fd >= 0,
+		.cpu_samples = l->o->hz != 0,
+		.events = l->events,
+		.seconds = now() - l->started,
+	};
 	struct ehd_session_stats st;
-	bool cut;
 
 	ehd_session_stats(l->s, &st);
-	/*
-	 * A file holds what was written to it, counted as it was (a
-	 * perf.data cut back for want of room: the kernel's count of what
-	 * was recorded, not all kept).
-	 */
-	cut = l->no_room || (perf && st.no_room);
-	/*
-	 * The kernel counts a tracepoint's samples, not a cpu-clock's (its
-	 * count is time): a perf.data's CPU samples are only in the file.
-	 */
-	fprintf(stderr, "%s: wrote %s%s%s%s: %llu events%s%s, %llu lost, in %.1f s\n",
-		l->o->prog, output, last ? " to " : "", last ? last : "",
-		cut ? " (cut short: no room)" : "",
-		(unsigned long long)(!perf ? l->events :
-				     cut ? st.kernel_samples : st.samples),
-		perf && cut ? " recorded" : "",
-		perf && l->o->hz ? " and CPU samples (not counted)" : "",
-		(unsigned long long)st.lost, now() - l->started);
-	/* (A file that took all the rings had them all: see kernel_samples.) */
-	if (perf && !cut && !st.limit_dropped && st.kernel_samples > st.samples)
-		fprintf(stderr, "%s: the kernel counted %llu more events than it wrote to the rings (not in the file, and not counted as lost)\n",
-			l->o->prog,
-			(unsigned long long)(st.kernel_samples - st.samples));
+	rec.cut = l->no_room || (rec.perf && st.no_room);
+	report_recording(stderr, l->o->prog, &rec, &st);
 }
 
 int live_child_exit(const struct live *l)

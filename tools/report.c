@@ -146,3 +146,36 @@ void report_details(const char *prog, const char *name, struct ehd_reader *r)
 		(unsigned long long)st.stacks_idle,
 		(unsigned long long)st.frames_cut);
 }
+
+void report_recording(FILE *f, const char *prog,
+		      const struct report_recording *rec,
+		      const struct ehd_session_stats *st)
+{
+	/*
+	 * A file holds what was written to it, counted as it was (a
+	 * perf.data cut back for want of room: the kernel's count of what
+	 * was recorded, not all kept). The kernel counts a tracepoint's
+	 * samples, not a cpu-clock's (its count is time): a perf.data's CPU
+	 * samples are only in the file.
+	 */
+	fprintf(f, "%s: wrote %s%s%s%s: %llu events%s%s, %llu lost, in %.1f s\n",
+		prog, rec->output, rec->last ? " to " : "",
+		rec->last ? rec->last : "",
+		rec->cut ? " (cut short: no room)" : "",
+		(unsigned long long)(!rec->perf ? rec->events :
+				     rec->cut ? st->kernel_samples :
+						st->samples),
+		rec->perf && rec->cut ? " recorded" : "",
+		rec->perf && rec->cpu_samples ?
+			" and CPU samples (not counted)" : "",
+		(unsigned long long)st->lost, rec->seconds);
+	/*
+	 * A file that took all the rings had them all: what the kernel
+	 * counted beyond is not anywhere (see kernel_samples).
+	 */
+	if (rec->perf && !rec->cut && !st->limit_dropped &&
+	    st->kernel_samples > st->samples)
+		fprintf(f, "%s: the kernel counted %llu more events than it wrote to the rings (not in the file, and not counted as lost)\n",
+			prog,
+			(unsigned long long)(st->kernel_samples - st->samples));
+}

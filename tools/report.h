@@ -13,8 +13,11 @@
 #define EH_TOOLS_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include <ehdecode/reader.h>
+#include <ehdecode/session.h>
 #include <ehdecode/writer.h>
 
 /* The events @r counted lost (its LOST records, or nettrace's gaps). */
@@ -41,5 +44,35 @@ void report_details(const char *prog, const char *name, struct ehd_reader *r);
  */
 void report_writer(const char *prog, struct ehd_writer *w, int format,
 		   bool totals);
+
+/*
+ * struct report_recording - the file a recording wrote, for its end line
+ * @output: its name
+ * @last: the last file of a --switch-output series, or NULL
+ * @perf: a perf.data, written as the rings had it (else converted)
+ * @cut: cut short for want of room
+ * @cpu_samples: with CPU samples (--cpu-sampling), which are not counted
+ * @events: the events a converted file holds
+ * @seconds: how long it recorded
+ */
+struct report_recording {
+	const char *output;
+	const char *last;
+	bool perf;
+	bool cut;
+	bool cpu_samples;
+	uint64_t events;
+	double seconds;
+};
+
+/*
+ * Say on @f what file @rec holds: its events and those the session (@st)
+ * counted lost. For a perf.data, its events are those the drain thread
+ * wrote (the kernel's count where it was cut short); when the kernel
+ * counted more than its rings held, a second line says how many more.
+ */
+void report_recording(FILE *f, const char *prog,
+		      const struct report_recording *rec,
+		      const struct ehd_session_stats *st);
 
 #endif /* EH_TOOLS_REPORT_H */

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-report - ehrecord's end line (tools/report.c report_recording())
+ * on made-up session counts: what a perf.data or a nettrace is said to
+ * hold, and the line more when the kernel counted more events than its
+ * rings held, which no test can make the kernel do.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report.h"
+
+/* What report_recording() says of @rec and @st, NUL-terminated (freed). */
+static char *said(const struct report_recording *rec,
+		  const struct ehd_session_stats *st)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	assert_non_null(f);
+	report_recording(f, "ehrecord", rec, st);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+static void check(const struct report_recording *rec,
+		  const struct ehd_session_stats *st, const char *want)
+{
+	char *text = said(rec, st);
+
+	assert_string_equal(text, want);
+	free(text);
+}
+
+static void test_perf(void **state)
+{
+	struct report_recording rec = {
+		.output = "a.data", .perf = true, .seconds = 2.04,
+	};
+	struct ehd_session_stats st = {
+		.samples = 999, .kernel_samples = 999, .lost = 3,
+	};
+
+	(void)state;
+	/* the drain thread's count: the file's */
+	check(&rec, &st, "ehrecord: wrote a.data: 999 events, 3 lost, in 2.0 s\n");
+	/* the kernel counted one it never wrote: said, on a line of its own */
+	st.kernel_samples = 1000;
+	check(&rec, &st,
+	      "ehrecord: wrote a.data: 999 events, 3 lost, in 2.0 s\n"
+	      "ehrecord: the kernel counted 1 more events than it wrote to the rings (not in the file, and not counted as lost)\n");
+	/* records left out for --max-size: the gap is theirs */
+	st.limit_dropped = 144;
+	check(&rec, &st, "ehrecord: wrote a.data: 999 events, 3 lost, in 2.0 s\n");
+	/* cut short for want of room: the kernel's count, as recorded */
+	st.limit_dropped = 0;
+	rec.cut = true;
+	check(&rec, &st,
+	      "ehrecord: wrote a.data (cut short: no room): 1000 events recorded, 3 lost, in 2.0 s\n");
+	/* CPU samples are in the file, not in the count */
+	rec.cut = false;
+	rec.cpu_samples = true;
+	st.kernel_samples = 999;
+	rec.last = "a.data.2";
+	check(&rec, &st,
+	      "ehrecord: wrote a.data to a.data.2: 999 events and CPU samples (not counted), 3 lost, in 2.0 s\n");
+}
+
+static void test_nettrace(void **state)
+{
+	struct report_recording rec = {
+		.output = "a.nettrace", .events = 5, .cpu_samples = true,
+		.seconds = 0.31,
+	};
+	/* the session's counts are not what a converted file holds */
+	struct ehd_session_stats st = {
+		.samples = 7, .kernel_samples = 9,
+	};
+
+	(void)state;
+	check(&rec, &st, "ehrecord: wrote a.nettrace: 5 events, 0 lost, in 0.3 s\n");
+	rec.cut = true;
+	check(&rec, &st,
+	      "ehrecord: wrote a.nettrace (cut short: no room): 5 events, 0 lost, in 0.3 s\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf),
+		cmocka_unit_test(test_nettrace),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
