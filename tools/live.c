@@ -556,7 +556,8 @@ static void show_status(struct live *l, bool force)
 	}
 	/*
 	 * Recorded so far: in the rings too, where they wait for a pass.
-	 * (CPU samples are not counted: see report_recording())
+	 * (The kernel does not count CPU samples; the drain thread's count
+	 * of them waits for its passes: the end line says it.)
 	 */
 	fprintf(stderr, "\r%s: %.1f s, %llu events%s, %llu lost, %.1f MiB written",
 		l->o->prog, t - l->started,

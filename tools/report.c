@@ -151,13 +151,18 @@ void report_recording(FILE *f, const char *prog,
 		      const struct report_recording *rec,
 		      const struct ehd_session_stats *st)
 {
+	char cpu[48] = "";
+
 	/*
 	 * A file holds what was written to it, counted as it was (a
 	 * perf.data cut back for want of room: the kernel's count of what
-	 * was recorded, not all kept). The kernel counts a tracepoint's
-	 * samples, not a cpu-clock's (its count is time): a perf.data's CPU
-	 * samples are only in the file.
+	 * was recorded, not all kept; its CPU samples uncounted, as the
+	 * kernel does not count them: a cpu-clock's count is time).
 	 */
+	if (rec->perf && rec->cpu_samples)
+		snprintf(cpu, sizeof(cpu), rec->cut ? " and CPU samples" :
+			 " and %llu CPU samples",
+			 (unsigned long long)st->cpu_samples);
 	fprintf(f, "%s: wrote %s%s%s%s: %llu events%s%s, %llu lost, in %.1f s\n",
 		prog, rec->output, rec->last ? " to " : "",
 		rec->last ? rec->last : "",
@@ -165,9 +170,7 @@ void report_recording(FILE *f, const char *prog,
 		(unsigned long long)(!rec->perf ? rec->events :
 				     rec->cut ? st->kernel_samples :
 						st->samples),
-		rec->perf && rec->cut ? " recorded" : "",
-		rec->perf && rec->cpu_samples ?
-			" and CPU samples (not counted)" : "",
+		rec->perf && rec->cut ? " recorded" : "", cpu,
 		(unsigned long long)st->lost, rec->seconds);
 	/*
 	 * A file that took all the rings had them all: what the kernel

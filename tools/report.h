@@ -51,7 +51,7 @@ void report_writer(const char *prog, struct ehd_writer *w, int format,
  * @last: the last file of a --switch-output series, or NULL
  * @perf: a perf.data, written as the rings had it (else converted)
  * @cut: cut short for want of room
- * @cpu_samples: with CPU samples (--cpu-sampling), which are not counted
+ * @cpu_samples: with CPU samples (--cpu-sampling)
  * @events: the events a converted file holds
  * @seconds: how long it recorded
  */
@@ -67,9 +67,10 @@ struct report_recording {
 
 /*
  * Say on @f what file @rec holds: its events and those the session (@st)
- * counted lost. For a perf.data, its events are those the drain thread
- * wrote (the kernel's count where it was cut short); when the kernel
- * counted more than its rings held, a second line says how many more.
+ * counted lost. For a perf.data, its events and CPU samples are those the
+ * drain thread wrote (where it was cut short, the kernel's count of its
+ * events, and its CPU samples uncounted); when the kernel counted more
+ * than its rings held, a second line says how many more.
  */
 void report_recording(FILE *f, const char *prog,
 		      const struct report_recording *rec,

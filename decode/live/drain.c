@@ -257,12 +257,13 @@ static int cmp_id(const void *a, const void *b)
 
 /*
  * struct samples - what walk() counts: the samples but those of the ids
- * @skip (ascending, @nskip of them), in @n
+ * @skip (ascending, @nskip of them) in @n, and those in @skipped
  */
 struct samples {
 	const uint64_t *skip;
 	size_t nskip;
 	uint64_t n;
+	uint64_t skipped;
 };
 
 /*
@@ -293,8 +294,11 @@ static size_t walk(const uint8_t *data, uint64_t tail, size_t len,
 			} else if (h->size >= sizeof(*h) + sizeof(id)) {
 				memcpy(&id, data + ((tail + n + sizeof(*h)) &
 						    mask), sizeof(id));
-				sm->n += !bsearch(&id, sm->skip, sm->nskip,
-						  sizeof(id), cmp_id);
+				if (bsearch(&id, sm->skip, sm->nskip,
+					    sizeof(id), cmp_id))
+					sm->skipped++;
+				else
+					sm->n++;
 			}
 		}
 		n += h->size;
@@ -357,7 +361,7 @@ static long long pass(struct ehd__drain *d)
 	const struct ehd__drain_cfg *c = &d->cfg;
 	struct ehd__sink *k = c->sink;
 	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX;
-	struct samples samples = { d->skip, c->nskip, 0 };
+	struct samples samples = { d->skip, c->nskip, 0, 0 };
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
 	size_t i;
@@ -483,6 +487,7 @@ static long long pass(struct ehd__drain *d)
 		count(&d->st.passes, 1);
 		count(&d->st.bytes, got);
 		count(&d->st.samples, samples.n);
+		count(&d->st.skipped, samples.skipped);
 	}
 	return full ? -ENOSPC : (long long)got;
 }
@@ -634,6 +639,7 @@ void ehd__drain_stats(struct ehd__drain *d, struct ehd__drain_stats *st)
 	st->bytes = __atomic_load_n(&d->st.bytes, __ATOMIC_RELAXED);
 	st->full = __atomic_load_n(&d->st.full, __ATOMIC_RELAXED);
 	st->samples = __atomic_load_n(&d->st.samples, __ATOMIC_RELAXED);
+	st->skipped = __atomic_load_n(&d->st.skipped, __ATOMIC_RELAXED);
 }
 
 void ehd__drain_free(struct ehd__drain *d)

@@ -151,8 +151,8 @@ struct ehd__drain_ring {
  * @sink: where to (the thread's until ehd__drain_stop())
  * @timeout_ms: the longest wait for a wake-up between passes
  * @skip_ids: with a file sink, the ids (PERF_SAMPLE_IDENTIFIER) whose
- *	samples are not counted in @samples of the stats (CPU samples), in
- *	any order (the thread keeps a copy)
+ *	samples are counted in @skipped of the stats, not in @samples (CPU
+ *	samples), in any order (the thread keeps a copy)
  * @nskip: how many
  */
 struct ehd__drain_cfg {
@@ -176,12 +176,15 @@ struct ehd__drain_cfg {
  *	each span as it goes out: what the file holds (unless it was cut
  *	back for want of room), where the kernel's count of an event can
  *	say one more than its ring held
+ * @skipped: with a file sink, the samples of @skip_ids it wrote, counted
+ *	the same way
  */
 struct ehd__drain_stats {
 	uint64_t passes;
 	uint64_t bytes;
 	uint64_t full;
 	uint64_t samples;
+	uint64_t skipped;
 };
 
 struct ehd__drain;

@@ -2092,8 +2092,10 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 	if (s->drain) {
 		ehd__drain_stats(s->drain, &ds);
 		st->full_passes = ds.full;
-		if (!s->spool)
+		if (!s->spool) {
 			st->samples = ds.samples;
+			st->cpu_samples = ds.skipped;
+		}
 	}
 	st->limit_dropped = __atomic_load_n(&s->sink.limit_dropped,
 					    __ATOMIC_RELAXED);

@@ -3,9 +3,10 @@
  * test-drain - the drain thread (decode/live/drain.c) on a ring made in
  * memory: it writes the ring's records to a file as they are, and counts
  * the samples among them by their headers, a span that wraps around the
- * ring's end too, leaving out the ids it is told to skip (CPU samples).
- * That count is what ehrecord -F perf says it wrote: the kernel's own
- * count of an event was seen to say one more than its ring held.
+ * ring's end too, the samples of the ids it is told to skip (CPU samples)
+ * counted apart. Those counts are what ehrecord -F perf says it wrote:
+ * the kernel's own count of an event was seen to say one more than its
+ * ring held, and it counts no CPU samples.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -108,6 +109,7 @@ static void run(const uint64_t *skip, size_t nskip, uint64_t want)
 	ehd__drain_free(d);
 
 	assert_int_equal(st.samples, want);
+	assert_int_equal(st.skipped, 6 - want);	/* the rest of the six */
 	assert_int_equal(st.bytes, at - START);
 	assert_int_equal(r.page.data_tail, at);
 	/* The file: the ring's bytes as they were, then round ends. */

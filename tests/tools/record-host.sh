@@ -15,7 +15,7 @@
 #  - -p without a command stops when the process exits;
 #  - -C: every event on the CPUs given;
 #  - the end line counts the events the file holds, both formats; in a
-#    perf.data with --cpu-sampling, not its CPU samples;
+#    perf.data with --cpu-sampling, its CPU samples apart;
 #  - on a terminal, the status line counts events as they are recorded,
 #    both formats;
 #  - --max-size 200K, both formats, and a --circular perf.data: a
@@ -158,12 +158,12 @@ done
 "$dec" --strict -F jsonl "$tmp/c.data" >"$tmp/c.jsonl" 2>/dev/null
 n=$(grep -c '^{"n":"sched:sched_switch"' "$tmp/c.jsonl")
 cpu=$(grep -c '^{"n":"cpu-clock"' "$tmp/c.jsonl")
-said=$(sed -n 's/^ehrecord: wrote .*: \([0-9]*\) events and CPU samples (not counted), .*/\1/p' \
+said=$(sed -n 's/^ehrecord: wrote .*: \([0-9]*\) events and \([0-9]*\) CPU samples, .*/\1 \2/p' \
 	"$tmp/err")
-if [ "$n" -gt 0 ] && [ "$cpu" -gt 0 ] && [ "$said" = "$n" ]; then
-	ok "--cpu-sampling -F perf: $said events said, $n in the file with $cpu CPU samples"
+if [ "$n" -gt 0 ] && [ "$cpu" -gt 0 ] && [ "$said" = "$n $cpu" ]; then
+	ok "--cpu-sampling -F perf: said and in the file: $n events and $cpu CPU samples"
 else
-	bad "--cpu-sampling -F perf: ${said:-?} events said, $n in the file with $cpu CPU samples: $(head -n 2 "$tmp/err")"
+	bad "--cpu-sampling -F perf: said '${said:-?}' (events, CPU samples), $n and $cpu in the file: $(head -n 2 "$tmp/err")"
 fi
 
 # On a terminal (script(1) makes one), the status line counts the events

@@ -64,13 +64,16 @@ static void test_perf(void **state)
 	rec.cut = true;
 	check(&rec, &st,
 	      "ehrecord: wrote a.data (cut short: no room): 1000 events recorded, 3 lost, in 2.0 s\n");
-	/* CPU samples are in the file, not in the count */
-	rec.cut = false;
+	/* CPU samples: counted apart, as the drain thread wrote them */
 	rec.cpu_samples = true;
+	st.cpu_samples = 40;
+	check(&rec, &st,
+	      "ehrecord: wrote a.data (cut short: no room): 1000 events recorded and CPU samples, 3 lost, in 2.0 s\n");
+	rec.cut = false;
 	st.kernel_samples = 999;
 	rec.last = "a.data.2";
 	check(&rec, &st,
-	      "ehrecord: wrote a.data to a.data.2: 999 events and CPU samples (not counted), 3 lost, in 2.0 s\n");
+	      "ehrecord: wrote a.data to a.data.2: 999 events and 40 CPU samples, 3 lost, in 2.0 s\n");
 }
 
 static void test_nettrace(void **state)
@@ -81,7 +84,7 @@ static void test_nettrace(void **state)
 	};
 	/* the session's counts are not what a converted file holds */
 	struct ehd_session_stats st = {
-		.samples = 7, .kernel_samples = 9,
+		.samples = 7, .kernel_samples = 9, .cpu_samples = 2,
 	};
 
 	(void)state;

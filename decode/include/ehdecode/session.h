@@ -109,7 +109,7 @@ extern "C" {
 /**
  * struct ehd_session_stats - counts since the session started
  * @samples: tracepoint samples in the output (CPU samples are not counted
- *	here). Written to a file (ehd_session_set_output()): those written,
+ *	here: @cpu_samples). Written to a file (ehd_session_set_output()): those written,
  *	counted as they go (a file cut back for want of room holds fewer).
  *	Otherwise, @kernel_samples
  * @lost: samples the kernel dropped because a ring was full
@@ -140,6 +140,9 @@ extern "C" {
  *	wrote: Linux 6.12 was seen counting a sample it never wrote to the
  *	ring, and counting it as lost neither (in 3 of 200 recordings of
  *	0.3 s, with a producer writing flat out).
+ * @cpu_samples: CPU samples (ehd_session_set_cpu_sampling()) written to
+ *	a file, counted as @samples is; 0 without a file (the kernel does
+ *	not count them: a cpu-clock event's count is time)
  */
 struct ehd_session_stats {
 	uint64_t samples;
@@ -157,6 +160,7 @@ struct ehd_session_stats {
 	uint64_t limit_dropped;
 	int no_room;
 	uint64_t kernel_samples;
+	uint64_t cpu_samples;
 };
 
 struct ehd_session;
