@@ -169,10 +169,14 @@ static void check_kernel(struct ctx *c)
 static bool tracefs_mount(char *dir, size_t size)
 {
 	const char *path = NULL;
+	bool fits;
 
 	if (tracefs_tracing_dir_is_mounted(false, &path) != 1 || !path)
 		return false;
-	return (size_t)snprintf(dir, size, "%s", path) < size;
+	fits = (size_t)snprintf(dir, size, "%s", path) < size;
+	/* (allocated for the caller, for all its const: libtracefs 1.6) */
+	free((char *)path);
+	return fits;
 }
 
 /* tracefs; true when it can be read (its events too). */
