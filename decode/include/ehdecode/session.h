@@ -109,9 +109,9 @@ extern "C" {
 /**
  * struct ehd_session_stats - counts since the session started
  * @samples: tracepoint samples in the output (CPU samples are not counted
- *	here: @cpu_samples). Written to a file (ehd_session_set_output()): those written,
- *	counted as they go (a file cut back for want of room holds fewer).
- *	Otherwise, @kernel_samples
+ *	here: @cpu_samples). Written to a file (ehd_session_set_output()):
+ *	those written, counted as they go (a file cut back for want of room
+ *	holds fewer). Otherwise, @kernel_samples
  * @lost: samples the kernel dropped because a ring was full
  * @bytes: bytes of stream made (spooled, or written to the output)
  * @nr_cpus: rings (one per online CPU)
