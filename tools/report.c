@@ -159,9 +159,10 @@ void report_recording(FILE *f, const char *prog,
 	 * was recorded, not all kept; its CPU samples uncounted, as the
 	 * kernel does not count them: a cpu-clock's count is time).
 	 */
-	if (rec->perf && rec->cpu_samples)
-		snprintf(cpu, sizeof(cpu), rec->cut ? " and CPU samples" :
-			 " and %llu CPU samples",
+	if (rec->perf && rec->cpu_samples && rec->cut)
+		snprintf(cpu, sizeof(cpu), " and CPU samples");
+	else if (rec->perf && rec->cpu_samples)
+		snprintf(cpu, sizeof(cpu), " and %llu CPU samples",
 			 (unsigned long long)st->cpu_samples);
 	fprintf(f, "%s: wrote %s%s%s%s: %llu events%s%s, %llu lost, in %.1f s\n",
 		prog, rec->output, rec->last ? " to " : "",

@@ -308,19 +308,20 @@ static size_t walk(const uint8_t *data, uint64_t tail, size_t len,
 
 /*
  * A file with a bound: how many of the @len bytes of records at @tail in
- * @data (as walk()) to write with @budget bytes left, the bound said to be
- * hit when some are left; those are dropped (counted), or with limit_hold
- * kept where they are (the caller's). Past the bound, nothing.
+ * @data (as walk(), the samples of those counted in @sm when not NULL) to
+ * write with @budget bytes left, the bound said to be hit when some are
+ * left; those are dropped (counted), or with limit_hold kept where they
+ * are (the caller's). Past the bound, nothing.
  */
 static size_t bounded(struct ehd__sink *k, const uint8_t *data,
 		      uint64_t tail, size_t len, uint64_t mask,
-		      uint64_t *budget)
+		      uint64_t *budget, struct samples *sm)
 {
 	size_t n = 0;
 
 	if (!__atomic_load_n(&k->limit_hit, __ATOMIC_RELAXED)) {
-		n = len <= *budget ? len :
-		    walk(data, tail, len, mask, *budget, NULL);
+		n = len <= *budget && !sm ? len :
+		    walk(data, tail, len, mask, *budget, sm);
 		*budget -= n;
 	}
 	if (n < len) {
@@ -339,7 +340,7 @@ int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n)
 	struct iovec v = { (void *)p, n };
 
 	if (limit && !k->spool)
-		v.iov_len = bounded(k, p, 0, n, UINT64_MAX, &budget);
+		v.iov_len = bounded(k, p, 0, n, UINT64_MAX, &budget, NULL);
 	return v.iov_len ? ehd__sink_write_records(k, &v, 1) : 0;
 }
 
@@ -417,19 +418,20 @@ static long long pass(struct ehd__drain *d)
 		uint64_t tail = m->data_tail, head = d->heads[i];
 		size_t at = (size_t)(tail & mask), len = (size_t)(head - tail);
 
+		/* Into a file: its samples counted as the span is bounded. */
 		if (limit && !k->spool) {
 			size_t all = len;
 
 			len = bounded(k, c->rings[i].data, tail, len, mask,
-				      &budget);
+				      &budget, &samples);
 			if (k->limit_hold && len < all)
 				d->heads[i] = tail + len;	/* kept */
+		} else if (!k->spool) {
+			walk(c->rings[i].data, tail, len, mask, UINT64_MAX,
+			     &samples);
 		}
 		if (!len)
 			continue;
-		if (!k->spool)
-			walk(c->rings[i].data, tail, len, mask, UINT64_MAX,
-			     &samples);
 		first = n;
 		if (at + len <= c->size) {
 			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
