@@ -27,11 +27,12 @@
  *            of a type already written without an ehd_event: what
  *            ehrecord does
  *
- * (-o MODE: that one alone, for a profiler to look at)
- * and prints "name ns_per_sample" lines, the best of the repeats, with
- * the library's cost over the floor's and the general path's over it. bench/run-live.sh runs it in the
- * test VM on a file it recorded, so that the floor is in the VM's units:
- * a converter's cost per event while recording is at least the floor's.
+ * (-o MODE: that one alone, for a profiler to look at) and prints
+ * "name ns_per_sample" lines, the best of the repeats, with the library's
+ * cost over the floor's and the general path's over it.
+ * bench/run-live.sh runs it in the test VM on a file it recorded, so that
+ * the floor is in the VM's units: a converter's cost per event while
+ * recording is at least the floor's.
  *
  * Exit status: 0, 1 on error, 2 for a usage error.
  */

@@ -17,6 +17,9 @@
  *		-p PID: the CPU time of process PID (a recorder) from the
  *		start of the writes to 200 ms after their end, to the ns
  *		(its CPU-time clock), goes in the result as rec_cpu_s.
+ *		-W SECS, with -p: also from SECS into the writes (the
+ *		recorder warmed up) to the same end, as rec_steady_cpu_s,
+ *		with the events written in that time as steady_written.
  *	live-load -H
  *		Registers the provider and holds it until SIGTERM or SIGINT,
  *		so that EhBench_L4K1 is in tracefs for "perf record -e".
@@ -61,6 +64,7 @@ struct worker {
 	uint32_t base;		/* first value of i */
 	/* results */
 	uint64_t written;
+	uint64_t shown;		/* written, for the main thread to read */
 	uint64_t disabled;
 	uint64_t failed;
 	int first_error;
@@ -112,6 +116,7 @@ static void write_some(struct worker *w, uint64_t n)
 		}
 	}
 	w->last_ns = now_ns();
+	__atomic_store_n(&w->shown, w->written, __ATOMIC_RELAXED);
 }
 
 static void *work(void *arg)
@@ -197,7 +202,8 @@ static int hold(void)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: live-load [-r RATE] [-d SECS] [-t THREADS] [-w SECS] [-s MS] [-p PID]\n"
+		"usage: live-load [-r RATE] [-d SECS] [-t THREADS] [-w SECS] [-s MS]\n"
+		"                 [-p PID [-W SECS]]\n"
 		"       live-load -H\n");
 	return 2;
 }
@@ -207,8 +213,10 @@ int main(int argc, char **argv)
 	static struct worker w[MAX_THREADS];
 	unsigned char ev[EH_EVENT_MAX];
 	double secs = 3, wait = -1, settle_ms = 0, cpu0, elapsed, rec_cpu = -1;
+	double warm = 0, steady_cpu = -1;
+	unsigned long long steady_from = 0;
 	clockid_t rec_clock = 0;
-	struct timespec r0, r1;
+	struct timespec r0, r1, rw;
 	long rec_pid = 0;
 	unsigned long long rate = 0, written = 0, disabled = 0, failed = 0;
 	int64_t start, last = 0;
@@ -217,7 +225,7 @@ int main(int argc, char **argv)
 	long ev_bytes;
 	char *end;
 
-	while ((c = getopt(argc, argv, "r:d:t:w:s:p:H")) != -1) {
+	while ((c = getopt(argc, argv, "r:d:t:w:s:p:W:H")) != -1) {
 		switch (c) {
 		case 'p':
 			rec_pid = strtol(optarg, &end, 10);
@@ -254,6 +262,11 @@ int main(int argc, char **argv)
 			if (*end || !(settle_ms >= 0))
 				return usage();
 			break;
+		case 'W':
+			warm = strtod(optarg, &end);
+			if (*end || !(warm > 0))
+				return usage();
+			break;
 		case 'H':
 			holding = 1;
 			break;
@@ -261,7 +274,7 @@ int main(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc || (warm && (!rec_pid || warm >= secs)))
 		return usage();
 
 	memset(&sa, 0, sizeof(sa));
@@ -322,6 +335,17 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	/* The steady part: from @warm s in, the counts as they are then. */
+	if (warm && threads) {
+		sleep_until(start + (int64_t)(warm * 1e9));
+		if (!clock_gettime(rec_clock, &rw)) {
+			for (i = 0; i < threads; i++)
+				steady_from += __atomic_load_n(&w[i].shown,
+							       __ATOMIC_RELAXED);
+		} else {
+			warm = 0;
+		}
+	}
 	for (i = 0; i < threads; i++) {
 		pthread_join(w[i].thread, NULL);
 		written += w[i].written;
@@ -335,9 +359,14 @@ int main(int argc, char **argv)
 	cpu0 = cpu_seconds() - cpu0;
 	if (rec_pid) {
 		sleep_until(now_ns() + 200 * TICK_NS);
-		if (!clock_gettime(rec_clock, &r1))
+		if (!clock_gettime(rec_clock, &r1)) {
 			rec_cpu = (double)(r1.tv_sec - r0.tv_sec) +
 				  (double)(r1.tv_nsec - r0.tv_nsec) / 1e9;
+			if (warm)
+				steady_cpu = (double)(r1.tv_sec - rw.tv_sec) +
+					     (double)(r1.tv_nsec - rw.tv_nsec) /
+					     1e9;
+		}
 	}
 	EH_UNREGISTER(bench_provider);
 
@@ -359,8 +388,9 @@ int main(int argc, char **argv)
 		       failed ? strerror(first_error) : "no error");
 	printf("result written=%llu disabled=%llu failed=%llu seconds=%.4f "
 	       "rate=%.0f target=%llu threads=%d cpu_s=%.4f event_bytes=%ld "
-	       "rec_cpu_s=%.6f\n",
+	       "rec_cpu_s=%.6f rec_steady_cpu_s=%.6f steady_written=%llu\n",
 	       written, disabled, failed, elapsed, (double)written / elapsed,
-	       rate, threads, cpu0, ev_bytes, rec_cpu);
+	       rate, threads, cpu0, ev_bytes, rec_cpu, steady_cpu,
+	       steady_cpu < 0 ? 0 : written - steady_from);
 	return failed ? 1 : 0;
 }

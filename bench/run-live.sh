@@ -48,7 +48,10 @@
 # time (user+system): of the whole process (the shell's "times"), and from
 # the load's start to 0.2 s after its end (live-load -p reads the
 # recorder's CPU-time clock, to the ns), which gives the CPU per event
-# while streaming and how busy the recorder was. "whole" per event takes
+# while streaming and how busy the recorder was; and the same from
+# LIVE_WARM seconds into the load, per event written from then ("steady":
+# without what the recorder pays as it warms up, such as memory touched
+# for the first time). "whole" per event takes
 # off the CPU time of an idle run (same steps, 1 event/s, after a warm-up
 # run that fills the page cache with the programs) and keeps the work at
 # the end (perf record's build-id pass). A rung passes when nothing is
@@ -62,6 +65,8 @@
 #                      150000 200000 300000"); rungs over 95% of what
 #                      the producer makes alone are left out; "max" always runs
 #   LIVE_SECONDS       seconds of load per run (default 3)
+#   LIVE_WARM          seconds of load before the steady part (default:
+#                      half of LIVE_SECONDS)
 #   LIVE_THREADS       live-load threads (default 1)
 #   LIVE_RECORDERS     a subset of "nettrace perf perf-record"
 #   LIVE_PIN           1 (default) or 0, see above
@@ -87,6 +92,7 @@ tracefs=/sys/kernel/tracing
 tp=EhBench_L4K1
 rates=${LIVE_RATES:-20000 50000 100000 150000 200000 300000}
 secs=${LIVE_SECONDS:-3}
+warm=${LIVE_WARM:-$(awk -v s="$secs" 'BEGIN { print s / 2 }')}
 threads=${LIVE_THREADS:-1}
 recorders=${LIVE_RECORDERS:-nettrace perf perf-record}
 
@@ -119,7 +125,8 @@ if [ "${1:-}" != --guest ]; then
 	/bin/bash "$runner" -k "$kernel" "${trees[@]}" -c "${LIVE_VM_CPUS:-2}" -T \
 		-t "${LIVE_VM_TIMEOUT:-$((secs > 3 ? 300 * secs : 900))}" \
 		-e LIVE_RATES="$rates" \
-		-e LIVE_SECONDS="$secs" -e LIVE_THREADS="$threads" \
+		-e LIVE_SECONDS="$secs" -e LIVE_WARM="$warm" \
+		-e LIVE_THREADS="$threads" \
 		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" -- \
 		/bin/bash "$srcdir/bench/run-live.sh" --guest "$build"
 	rc=$?
@@ -240,13 +247,14 @@ run_one() {
 		     -o "$file") ;;
 	esac
 	local prec=("${pin_rec[@]}") pload=("${pin_load[@]}") t=$threads
+	local steady=(-W "$warm")
 	lr=$rate d=$secs
 	[ "$rate" = max ] && lr=0
 	# flood: a load thread per CPU, nothing pinned: the recorder competes
 	# with the producers for the CPUs, and every recorder loses events
 	[ "$rate" = flood ] && lr=0 t=$ncpu prec=() pload=()
-	[ "$rate" = idle ] && lr=1
-	[ "$rate" = warm ] && lr=1 d=0.5
+	[ "$rate" = idle ] && lr=1 steady=()
+	[ "$rate" = warm ] && lr=1 d=0.5 steady=()
 	rm -f "$out".*
 	tb=$(now)
 	# A subshell whose one child is the recorder: its "times" are the
@@ -265,7 +273,7 @@ run_one() {
 	# end, to the ns (live-load -p reads the recorder's CPU-time clock):
 	# what recording costs while it streams.
 	"${pload[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$t" \
-		-p "$pid" >"$out.load" 2>&1 ||
+		-p "$pid" "${steady[@]}" >"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
 	c1=$(get "$out.load" rec_cpu_s)
 	t0=$(now)
@@ -315,7 +323,9 @@ run_one() {
 	rm -f "$file"
 	[ "$rate" = warm ] && return	# page cache filled: the runs compare
 	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \
-	     "${lost:-0} $cpu $c1 $stop $(get "$out.load" cpu_s)" >>results
+	     "${lost:-0} $cpu $c1 $stop $(get "$out.load" cpu_s)" \
+	     "$(get "$out.load" rec_steady_cpu_s) $(get "$out.load" steady_written)" \
+	     >>results
 	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s (%s in load); %s s, stop %s s, decode %s s\n' \
 	       "$r" "$rate" "${written:-?}" "$(get "$out.load" rate)" "$recorded" \
 	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$c1" \
@@ -348,17 +358,17 @@ done
 
 # ---- tables ----------------------------------------------------------------------
 # results: recorder rate written made/s recorded dups lost cpu cpu_in_load
-# stop load_cpu
+# stop load_cpu steady_cpu steady_written
 echo
 echo "== runs: $secs s of load each"
 awk -v secs="$secs" '
 	$2 == "idle" { idle[$1] = $8 }
 	{ rows[++n] = $0 }
 	END {
-		printf "%-11s %6s %7s %8s %8s %3s %7s %7s %6s %6s %5s %6s %6s %5s %5s %s\n",
+		printf "%-11s %6s %7s %8s %8s %3s %7s %7s %6s %6s %5s %6s %6s %6s %5s %5s %s\n",
 		       "recorder", "target", "made/s", "written", "recorded",
 		       "dup", "lost", "missing", "CPU s", "load s", "busy",
-		       "stream", "whole", "stop", "prod", "verdict"
+		       "stream", "steady", "whole", "stop", "prod", "verdict"
 		for (i = 1; i <= n; i++) {
 			split(rows[i], f, " ")
 			miss = f[3] - f[5]
@@ -373,17 +383,20 @@ awk -v secs="$secs" '
 				v = "ok"
 			busy = f[9] * 100 / (secs + 0.2)
 			if (f[2] == "idle") {
-				printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6s %6s %5.1f %5s %s\n",
+				printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6s %6s %6s %5.1f %5s %s\n",
 				       f[1], f[2], f[4], f[3], f[5], f[6], f[7],
-				       miss, f[8], f[9], busy, "-", "-", f[10], "-", v
+				       miss, f[8], f[9], busy, "-", "-", "-", f[10],
+				       "-", v
 				continue
 			}
 			stream = f[5] ? f[9] * 1e6 / f[5] : 0
+			steady = f[13] > 0 ? f[12] * 1e6 / f[13] : 0
 			whole = f[5] ? (f[8] - idle[f[1]]) * 1e6 / f[5] : 0
 			load = f[3] ? f[11] * 1e6 / f[3] : 0
-			printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6.2f %6.2f %5.1f %5.2f %s\n",
+			printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6.2f %6.2f %6.2f %5.1f %5.2f %s\n",
 			       f[1], f[2], f[4], f[3], f[5], f[6], f[7], miss,
-			       f[8], f[9], busy, stream, whole, f[10], load, v
+			       f[8], f[9], busy, stream, steady, whole, f[10],
+			       load, v
 		}
 	}' results
 cat <<ENDOFNOTE
@@ -391,7 +404,8 @@ made/s: the rate live-load achieved; missing: written but not in the file;
 dup: in the file twice (not counted in "recorded"); CPU s: recorder user+
 system time, whole process; load s: the part from the load's start to the
 stop signal ($secs s + 0.2 s), busy: that over the time; stream: load s per
-event recorded (us); whole: CPU s less the idle run's, per event (us: with
+event recorded (us); steady: the same from $warm s into the load, per event
+written from then (us); whole: CPU s less the idle run's, per event (us: with
 what the recorder does at the end); stop: seconds from SIGINT to exit;
 prod: live-load's own CPU per event written (us)
 ENDOFNOTE
@@ -422,6 +436,7 @@ awk -v order="$recorders" -v secs="$secs" '
 			next
 		}
 		st[r, $2] = stream
+		sd[r, $2] = $13 > 0 ? $12 * 1e6 / $13 : 0
 		wh[r, $2] = $5 ? ($8 - idle[r]) * 1e6 / $5 : 0
 		cl[r, $2] = $9
 		cw[r, $2] = $8 - idle[r]
@@ -482,11 +497,11 @@ awk -v order="$recorders" -v secs="$secs" '
 		printf "%d rungs that all recorders passed\n", npool
 		if (!("perf-record" in maxrate) || nr < 2)
 			exit
-		printf "\nrecorder CPU per event, ehrecord / perf record, same run (stream, whole):\n"
+		printf "\nrecorder CPU per event, ehrecord / perf record, same run (stream, steady, whole):\n"
 		printf "%-8s", "rung"
 		for (i = 1; i <= nr; i++)
 			if (rec[i] != "perf-record")
-				printf " %19s", "ehrecord " rec[i]
+				printf " %28s", "ehrecord " rec[i]
 		printf "\n"
 		list[++m] = "pooled"
 		for (a = 1; a <= m; a++) {
@@ -501,15 +516,29 @@ awk -v order="$recorders" -v secs="$secs" '
 					v1 = x > 0 && y > 0 ? (x / pe[r]) / (y / pe["perf-record"]) : 0
 					x = pw[r]; y = pw["perf-record"]
 					v2 = x > 0 && y > 0 ? (x / pe[r]) / (y / pe["perf-record"]) : 0
+					v3 = "-"
 				} else {
 					x = st[r, k]; y = st["perf-record", k]
 					v1 = x > 0 && y > 0 ? x / y : 0
 					x = wh[r, k]; y = wh["perf-record", k]
 					v2 = x > 0 && y > 0 ? x / y : 0
+					x = sd[r, k]; y = sd["perf-record", k]
+					v3 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
 				}
-				printf "   %7.2fx %7.2fx", v1, v2
+				printf "   %7.2fx %8s %7.2fx", v1, v3, v2
 			}
 			printf "\n"
+		}
+		if (!(("nettrace", list[1]) in st) || !(("perf", list[1]) in st))
+			exit
+		printf "\nnettrace / -F perf, CPU per event, same run (stream, steady):\n"
+		for (a = 1; a < m; a++) {
+			k = list[a]
+			x = st["nettrace", k]; y = st["perf", k]
+			v1 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
+			x = sd["nettrace", k]; y = sd["perf", k]
+			v3 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
+			printf "%-8s %8s %8s\n", k, v1, v3
 		}
 	}' results
 echo

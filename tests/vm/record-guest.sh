@@ -27,7 +27,9 @@
 #    events is the file's, three times over;
 #  - the same with --filter refusing every event: an empty file, three
 #    times over (none of the events written before the filter is on);
-#    with one taking every event, events, as many as the summary says.
+#    with one taking every event, events, as many as the summary says;
+#  - bench/live-load -W (run-live.sh's steady part) counts the events
+#    written after its warm-up: about half, for -W 0.5 of -d 1.
 # Exit status 0 only if every check passed.
 set -u
 
@@ -274,4 +276,27 @@ else
 fi
 kill -INT $l $h
 wait $l $h
+
+# 8. bench/live-load's steady part (bench/run-live.sh's "steady" column):
+# 2000 events/s for 1 s, -W 0.5, the CPU clock of a shell that spins:
+# about half the events are written after the warm-up, and the CPU time
+# from then to 0.2 s after the end is about 0.7 / 1.2 of the whole.
+( while :; do :; done ) &
+spin=$!
+"$rec" -q -o steady.nettrace -e EhBench_L4K1 -- \
+	"$load" -w 20 -r 2000 -d 1 -W 0.5 -p $spin >steady.out 2>rec.err
+rc=$?
+kill $spin
+wait $spin 2>/dev/null
+res=$(grep '^result ' steady.out)
+n=$(sed -n 's/.* steady_written=\([0-9]*\).*/\1/p' <<<"$res")
+sc=$(sed -n 's/.* rec_steady_cpu_s=\([-0-9.]*\).*/\1/p' <<<"$res")
+wc=$(sed -n 's/.* rec_cpu_s=\([-0-9.]*\).*/\1/p' <<<"$res")
+if [ $rc = 0 ] && [ "${n:-0}" -ge 800 ] && [ "${n:-0}" -le 1200 ] &&
+   awk -v s="${sc:--1}" -v w="${wc:--1}" \
+	'BEGIN { exit !(w > 0 && s >= 0.45 * w && s <= 0.72 * w) }'; then
+	ok "live-load -W 0.5: $n of 2000 events in the steady part, CPU $sc s of $wc"
+else
+	bad "live-load -W 0.5: status $rc: ${res:-no result line} $(head -n 2 rec.err)"
+fi
 finish
