@@ -198,6 +198,10 @@ times_cpu() {
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# seconds from A to B, times read from bash's clock ($EPOCHREALTIME) where
+# a fork (of date(1), or of $(...)) would count: under TCG it can take
+# tenths of a second
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # The tracepoint stays in tracefs while the holder runs.
 "$load" -H >/dev/null &
@@ -235,7 +239,7 @@ fi
 # "warm" the same for 0.5 s, not counted
 run_one() {
 	local r=$1 rate=$2 out="$work/$1-$2" cmd file lr t0 tb sub rc drc
-	local pid c1 d written recorded dups lost dlost cpu stop
+	local pid c1 d written recorded dups lost dlost cpu stop t1
 
 	case $r in
 	nettrace) file=$out.nettrace
@@ -276,10 +280,11 @@ run_one() {
 		-p "$pid" "${steady[@]}" >"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
 	c1=$(get "$out.load" rec_cpu_s)
-	t0=$(now)
+	t0=$EPOCHREALTIME
 	kill -INT "$pid"
 	wait $sub
-	stop=$(since "$t0")
+	t1=$EPOCHREALTIME
+	stop=$(elapsed "$t0" "$t1")
 	rc=$(cat "$out.rc")
 	# perf record ends by the SIGINT that stopped it
 	[ "$r" = perf-record ] && [ "$rc" = 130 ] && rc=0
@@ -383,7 +388,7 @@ awk -v secs="$secs" '
 				v = "ok"
 			busy = f[9] * 100 / (secs + 0.2)
 			if (f[2] == "idle") {
-				printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6s %6s %6s %5.1f %5s %s\n",
+				printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6s %6s %6s %5.2f %5s %s\n",
 				       f[1], f[2], f[4], f[3], f[5], f[6], f[7],
 				       miss, f[8], f[9], busy, "-", "-", "-", f[10],
 				       "-", v
@@ -393,7 +398,7 @@ awk -v secs="$secs" '
 			steady = f[13] > 0 ? f[12] * 1e6 / f[13] : 0
 			whole = f[5] ? (f[8] - idle[f[1]]) * 1e6 / f[5] : 0
 			load = f[3] ? f[11] * 1e6 / f[3] : 0
-			printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6.2f %6.2f %6.2f %5.1f %5.2f %s\n",
+			printf "%-11s %6s %7d %8d %8d %3d %7d %7d %6.2f %6.2f %4.0f%% %6.2f %6.2f %6.2f %5.2f %5.2f %s\n",
 			       f[1], f[2], f[4], f[3], f[5], f[6], f[7], miss,
 			       f[8], f[9], busy, stream, steady, whole, f[10],
 			       load, v
@@ -495,6 +500,17 @@ awk -v order="$recorders" -v secs="$secs" '
 		printf "loss at: the first rung with an event missing; max: flat out; pooled:\n"
 		printf "CPU per event while streaming (and whole, less the idle run) over the\n"
 		printf "%d rungs that all recorders passed\n", npool
+		if ((("nettrace", list[1]) in st) && (("perf", list[1]) in st)) {
+			printf "\nnettrace / -F perf, CPU per event, same run (stream, steady):\n"
+			for (a = 1; a <= m; a++) {
+				k = list[a]
+				x = st["nettrace", k]; y = st["perf", k]
+				v1 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
+				x = sd["nettrace", k]; y = sd["perf", k]
+				v3 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
+				printf "%-8s %8s %8s\n", k, v1, v3
+			}
+		}
 		if (!("perf-record" in maxrate) || nr < 2)
 			exit
 		printf "\nrecorder CPU per event, ehrecord / perf record, same run (stream, steady, whole):\n"
@@ -528,17 +544,6 @@ awk -v order="$recorders" -v secs="$secs" '
 				printf "   %7.2fx %8s %7.2fx", v1, v3, v2
 			}
 			printf "\n"
-		}
-		if (!(("nettrace", list[1]) in st) || !(("perf", list[1]) in st))
-			exit
-		printf "\nnettrace / -F perf, CPU per event, same run (stream, steady):\n"
-		for (a = 1; a < m; a++) {
-			k = list[a]
-			x = st["nettrace", k]; y = st["perf", k]
-			v1 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
-			x = sd["nettrace", k]; y = sd["perf", k]
-			v3 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
-			printf "%-8s %8s %8s\n", k, v1, v3
 		}
 	}' results
 echo
