@@ -196,11 +196,8 @@ times_cpu() {
 		printf "%.3f", s }'
 }
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-# seconds from A to B, times read from bash's clock ($EPOCHREALTIME) where
-# a fork (of date(1), or of $(...)) would count: under TCG it can take
-# tenths of a second
+# Times are read from bash's clock, $EPOCHREALTIME: a fork of date(1) can
+# take tenths of a second under TCG. elapsed A B: seconds from A to B.
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # The tracepoint stays in tracefs while the holder runs.
@@ -260,7 +257,7 @@ run_one() {
 	[ "$rate" = idle ] && lr=1 steady=()
 	[ "$rate" = warm ] && lr=1 d=0.5 steady=()
 	rm -f "$out".*
-	tb=$(now)
+	tb=$EPOCHREALTIME
 	# A subshell whose one child is the recorder: its "times" are the
 	# recorder's CPU time, all of it.
 	(
@@ -293,7 +290,7 @@ run_one() {
 		status=1
 		broken+=" $r"
 	fi
-	t0=$(now)
+	t0=$EPOCHREALTIME
 	# Each event's "count" is its own: a second one is a duplicate.
 	"${dec[@]}" -F jsonl -m n "$file" 2>"$out.dec" |
 		awk -F'"count":' '/"EhBench:Bench"/ {
@@ -334,7 +331,8 @@ run_one() {
 	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s (%s in load); %s s, stop %s s, decode %s s\n' \
 	       "$r" "$rate" "${written:-?}" "$(get "$out.load" rate)" "$recorded" \
 	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$c1" \
-	       "$(since "$tb")" "$stop" "$(since "$t0")"
+	       "$(elapsed "$tb" "$EPOCHREALTIME")" "$stop" \
+	       "$(elapsed "$t0" "$EPOCHREALTIME")"
 	grep -i 'lost' "$out.rec" | head -n 2 | sed 's/^/      /'
 }
 

@@ -160,7 +160,7 @@ void report_recording(FILE *f, const char *prog,
 	 * kernel does not count them: a cpu-clock's count is time).
 	 */
 	if (rec->perf && rec->cpu_samples && rec->cut)
-		snprintf(cpu, sizeof(cpu), " and CPU samples");
+		strcpy(cpu, " and CPU samples");
 	else if (rec->perf && rec->cpu_samples)
 		snprintf(cpu, sizeof(cpu), " and %llu CPU samples",
 			 (unsigned long long)st->cpu_samples);

@@ -341,15 +341,16 @@ for how in nettrace perf circular; do
 	# The end line counts what the file holds (a flight recorder's: the
 	# kernel's count of what it recorded, of which the bound keeps some).
 	said=$(sed -n 's/^ehrecord: wrote [^ ]*: \([0-9]*\) events, .*/\1/p' "$tmp/err")
+	"$dec" --strict -F jsonl "$f" >"$tmp/max.jsonl" 2>"$tmp/err2"
+	drc=$?
+	n=$(wc -l <"$tmp/max.jsonl")
 	if [ $rc = 0 ] && [ "$size" -le 204800 ] && [ "$size" -gt 102400 ] &&
 	   grep -q "reached --max-size" "$tmp/err" &&
-	   ! grep -q "no room" "$tmp/err" &&
-	   "$dec" --strict -F jsonl "$f" >"$tmp/max.jsonl" 2>"$tmp/err2" &&
-	   [ "$(wc -l <"$tmp/max.jsonl")" -gt 100 ] &&
-	   { [ $how = circular ] || [ "$said" = "$(wc -l <"$tmp/max.jsonl")" ]; }; then
-		ok "-F $fmt ${more[0]} --max-size 200K: $size bytes, $(wc -l <"$tmp/max.jsonl") events${said:+ ($said said)}, bound said"
+	   ! grep -q "no room" "$tmp/err" && [ $drc = 0 ] && [ "$n" -gt 100 ] &&
+	   { [ $how = circular ] || [ "$said" = "$n" ]; }; then
+		ok "-F $fmt ${more[0]} --max-size 200K: $size bytes, $n events${said:+ ($said said)}, bound said"
 	else
-		bad "-F $fmt ${more[0]} --max-size 200K: exit $rc, $size bytes, ${said:-?} events said, $(wc -l <"$tmp/max.jsonl" 2>/dev/null) in the file: $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2" 2>/dev/null)"
+		bad "-F $fmt ${more[0]} --max-size 200K: exit $rc, $size bytes, ${said:-?} events said, $n in the file (ehdecode exit $drc): $(head -n 3 "$tmp/err") $(head -n 1 "$tmp/err2")"
 	fi
 done
 # No room for the file: a file size limit (ulimit -f 400, SIGXFSZ
