@@ -13,6 +13,10 @@
  * records; a tracepoint whose events change type; activity ids; a
  * damaged payload; stacks on one tracepoint; enough events for several
  * nettrace windows.
+ *
+ * The reader's short way for plain samples (ehd__perf_next_lean()) gives
+ * the same events as its general one, so only a count can tell it is
+ * taken: the test is linked with --wrap=ehd__perf_next_lean, and counts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +37,7 @@
 #include <ehdecode/reader.h>
 #include <ehdecode/writer.h>
 
+#include "formats/perf/perf-file.h"
 #include "formats/perf/perf-stream.h"
 #include "perf-build.h"
 #include "test-files.h"
@@ -48,6 +53,24 @@ EH_DEFINE_PROVIDER(pass_provider, "NtPass");
 #define T0 1000000000ull
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
+
+/* Samples the reader read the short way (ehd__perf_next_lean()). */
+static uint64_t lean_samples;
+
+int __real_ehd__perf_next_lean(struct ehd__perf_file *f,
+			       struct ehd__perf_lean *out);
+int __wrap_ehd__perf_next_lean(struct ehd__perf_file *f,
+			       struct ehd__perf_lean *out);
+
+int __wrap_ehd__perf_next_lean(struct ehd__perf_file *f,
+			       struct ehd__perf_lean *out)
+{
+	int ret = __real_ehd__perf_next_lean(f, out);
+
+	if (ret > 0)
+		lean_samples++;
+	return ret;
+}
 
 /* The events of the capture, by kind. */
 struct ev_bytes {
@@ -372,6 +395,7 @@ struct result {
 	struct ehd_writer_stats wst;
 	uint64_t events;	/* the reader's */
 	uint64_t passed;	/* written by ehd_reader_pass() */
+	uint64_t lean;		/* samples read the short way */
 	unsigned int gave_back;	/* its returns without an event */
 	unsigned int errors;	/* events ehd_writer_event() refused or said
 				   damaged */
@@ -399,6 +423,7 @@ static void convert(const void *in, size_t len, int format, bool pass,
 	uint64_t passed;
 
 	memset(res, 0, sizeof(*res));
+	lean_samples = 0;
 	assert_non_null(r);
 	assert_non_null(w);
 	if (limit)
@@ -428,6 +453,7 @@ static void convert(const void *in, size_t len, int format, bool pass,
 	assert_true(ehd_writer_close(w) == 0 || limit);
 	ehd_reader_stats(r, &rst);
 	res->events = rst.events;
+	res->lean = lean_samples;
 	res->out = tf_slurp_fd(out, &res->len);
 	assert_non_null(res->out);
 	ehd_writer_free(w);
@@ -472,6 +498,9 @@ static void test_recording(void **state)
 	 */
 	assert_true(fast.len > 2 * 262144);
 	assert_true(fast.passed > n * 9 / 10);
+	/* All but the samples with stacks are read the short way, both ways. */
+	assert_true(fast.lean > n * 9 / 10);
+	assert_int_equal(slow.lean, fast.lean);
 	assert_true(fast.gave_back >= 3);
 	free(slow.out);
 	free(fast.out);
