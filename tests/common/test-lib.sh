@@ -49,6 +49,31 @@ finish() {
 	exit
 }
 
+# Times read without a fork: under TCG a fork of date(1) or sleep(1) can
+# take a good part of a second, and would count in what is timed.
+#   stamp VAR        VAR = now, in µs (bash's $EPOCHREALTIME)
+#   ms_since VAR T   VAR = ms from stamp T to now
+#   secs_since VAR T VAR = seconds from stamp T to now, to the ms ("0.304")
+#   nap SECS         a pause: a read that times out on a FIFO no one
+#                    writes (made and opened on the first call)
+stamp() { printf -v "$1" '%s' "${EPOCHREALTIME/./}"; }
+ms_since() { printf -v "$1" '%d' $(( (${EPOCHREALTIME/./} - $2) / 1000 )); }
+secs_since() {
+	local _us=$(( ${EPOCHREALTIME/./} - $2 ))
+	printf -v "$1" '%d.%03d' $((_us / 1000000)) $((_us % 1000000 / 1000))
+}
+nap_fd=
+nap() {
+	local fifo
+	if [ -z "$nap_fd" ]; then
+		fifo=$(mktemp -u "${TMPDIR:-/tmp}/nap.XXXXXX") &&
+			mkfifo "$fifo" && exec {nap_fd}<>"$fifo" &&
+			rm -f "$fifo" || return 1
+	fi
+	read -r -t "$1" -u "$nap_fd"
+	return 0
+}
+
 # catching PID: true once PID handles SIGINT (its SigCgt has bit 1), false
 # if it ends or 4 s pass first: a background job starts with SIGINT
 # ignored, and so it stays until a tool sets its handler (ehrecord's:

@@ -66,10 +66,10 @@ want() {
 took() {	# took LABEL LIMIT COMMAND...: exit 0 within LIMIT seconds
 	local label=$1 limit=$2 s e rc
 	shift 2
-	s=$(date +%s%N)
+	stamp s
 	"$@" >"$tmp/dur.out" 2>"$tmp/err"
 	rc=$?
-	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	ms_since e "$s"
 	if [ $rc = 0 ] && [ $e -le $((limit * 1000)) ]; then
 		ok "$label: exit 0 after $e ms"
 	else
@@ -131,11 +131,11 @@ for fmt in nettrace perf; do
 	else
 		bad "-F $fmt -o - | ehdecode -: $(cat "$tmp/err" "$tmp/err2" | head -n 2)"
 	fi
-	s=$(date +%s%N)
+	stamp s
 	"$rec" -q -F $fmt --duration 20 -e sched:sched_switch -o - 2>"$tmp/err" |
 		head -c 100 >/dev/null
 	rc=${PIPESTATUS[0]}
-	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	ms_since e "$s"
 	if [ "$rc" = 0 ] && [ $e -lt 5000 ] &&
 	   grep -q "closed it (broken pipe): recording stopped" "$tmp/err"; then
 		ok "-F $fmt -o - | head: stopped after $e ms, said, exit 0"

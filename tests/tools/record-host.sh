@@ -294,10 +294,10 @@ done
 
 # -p without a command: recording ends when the process does.
 sleep 1 &
-s=$(date +%s%N)
+stamp s
 "$rec" -q -F perf -o "$tmp/e.data" -p $! -e sched:sched_switch 2>"$tmp/err"
 rc=$?
-e=$(( ($(date +%s%N) - s) / 1000000 ))
+ms_since e "$s"
 if [ $rc = 0 ] && [ $e -lt 3000 ] &&
    "$dec" --strict -F jsonl "$tmp/e.data" >/dev/null 2>&1; then
 	ok "-p PID: stopped $e ms after the start, when the process ended"
@@ -505,12 +505,12 @@ for fmt in nettrace perf; do
 		"$dec" -F jsonl - >"$tmp/live.jsonl" 2>"$tmp/err2"
 	  touch "$tmp/live.done"; } &
 	p=$!
-	s=$(date +%s%N)
+	stamp s
 	for _ in $(seq 300); do
 		grep -q '"filename":"/bin/true"' "$tmp/live.jsonl" 2>/dev/null && break
-		sleep 0.02
+		nap 0.02
 	done
-	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	ms_since e "$s"
 	# (the exec comes 0.3 s in, the recording ends 4 s later)
 	if grep -q '"filename":"/bin/true"' "$tmp/live.jsonl" &&
 	   [ ! -e "$tmp/live.done" ] && [ $e -le 2000 ]; then

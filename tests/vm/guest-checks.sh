@@ -7,17 +7,20 @@
 set -u
 
 bindir=${1:?usage: guest-checks.sh BINDIR}
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"	# (stamp, ms_since)
 passed=0
 failed=0
 
 check() {
-	local name=$1 t0 rc
+	local name=$1 t0 ms rc
 	shift
 	echo "=== $name"
-	t0=${EPOCHREALTIME/./}
+	stamp t0
 	"$@"
 	rc=$?
-	echo "=== $name: exit $rc, $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+	ms_since ms "$t0"
+	echo "=== $name: exit $rc, $ms ms"
 	if [ $rc = 0 ]; then
 		passed=$((passed + 1))
 	else

@@ -109,8 +109,8 @@ for how in alone children; do
 done
 
 # 3. --duration 2 while the producer goes on. The end is timed twice,
-# with bash's own clock (a fork of date(1) or sleep(1) can take most of a
-# second under TCG, and CI once saw the tracepoint 0.62 s late that way).
+# without forks (test-lib.sh's stamp and nap: CI once saw the tracepoint
+# 0.62 s late through forks of date(1) and sleep(1)).
 # From when ehrecord registers EhVmAim_L4K1 (starting a program takes
 # seconds under TCG, which is not the recorder's to count): at most
 # $limit ms, and at least $early (seeing the tracepoint late makes this
@@ -123,21 +123,19 @@ while [ -e $tp ] && [ $until_gone -lt 100 ]; do
 	sleep 0.05
 	until_gone=$((until_gone + 1))
 done
-rm -f nap.fifo && mkfifo nap.fifo && exec 9<>nap.fifo
-launched=${EPOCHREALTIME/./}
+stamp launched
 "$rec" -q -o dur.nettrace --duration 2 -e EhVmAim_L4K1 -- "$aim" 30 \
 	>/dev/null 2>rec.err &
 p=$!
 for _ in $(seq 1000); do
 	[ -e $tp ] && break
-	read -r -t 0.01 -u 9
+	nap 0.01
 done
-s=${EPOCHREALTIME/./}
+stamp s
 wait $p
 rc=$?
-end=${EPOCHREALTIME/./}
-exec 9>&-
-e=$(( (end - s) / 1000 )) whole=$(( (end - launched) / 1000 ))
+ms_since e "$s"
+ms_since whole "$launched"
 if [ $rc = 0 ] && [ $e -le $limit ] && [ $e -ge $early ] &&
    [ $whole -ge 2000 ] &&
    [ "$(who dur.nettrace | wc -l)" -ge 1 ]; then
@@ -151,12 +149,12 @@ fi
 # under ASan; the starts of both programs count), where the producer would
 # write for 60.
 for fmt in nettrace perf; do
-	s=$(date +%s%N)
+	stamp s
 	"$rec" -q -F $fmt -o "max.$fmt" --max-size 1M --duration 90 \
 		-e EhBench_L4K1 -- "$load" -r 0 -d 60 -w 20 -s 200 \
 		>load.out 2>rec.err
 	rc=$?
-	e=$(( ($(date +%s%N) - s) / 1000000 ))
+	ms_since e "$s"
 	size=$(stat -c %s "max.$fmt" 2>/dev/null || echo 0)
 	n=$("$dec" --strict -F jsonl "max.$fmt" 2>dec.err | grep -c '"n":"EhBench:')
 	if [ $rc = 0 ] && [ "$size" -le 1048576 ] && [ "$size" -gt 524288 ] &&
