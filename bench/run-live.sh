@@ -55,7 +55,10 @@
 # off the CPU time of an idle run (same steps, 1 event/s, after a warm-up
 # run that fills the page cache with the programs) and keeps the work at
 # the end (perf record's build-id pass). A rung passes when nothing is
-# missing or reported lost.
+# missing or reported lost. Beside nettrace / -F perf, per rung: 0.2 of
+# -F perf's steady CPU per event, what converting may cost if nettrace is
+# to stay within 1.2 times -F perf (its other work costing what -F perf's
+# does), to set against convert-floor's numbers.
 #
 # Environment:
 #   EH_TEST_KERNEL     bzImage with CONFIG_USER_EVENTS (default:
@@ -422,9 +425,14 @@ if [ -s floor.txt ]; then
 	echo "library: what ehrecord runs (ehd_reader_pass())"
 fi
 
+# convert-floor's floor and library, ns per event (empty without it)
+floor_ns=$(awk '$1 == "floor" { print $2 }' floor.txt 2>/dev/null)
+lib_ns=$(awk '$1 == "library" { print $2 }' floor.txt 2>/dev/null)
+
 echo
 echo "== summary: 1 MiB ring per CPU, $secs s runs, $threads load thread(s)"
-awk -v order="$recorders" -v secs="$secs" '
+awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" \
+    -v lib="$lib_ns" '
 	$2 == "idle" { idle[$1] = $8; next }
 	{
 		r = $1
@@ -499,15 +507,22 @@ awk -v order="$recorders" -v secs="$secs" '
 		printf "CPU per event while streaming (and whole, less the idle run) over the\n"
 		printf "%d rungs that all recorders passed\n", npool
 		if ((("nettrace", list[1]) in st) && (("perf", list[1]) in st)) {
-			printf "\nnettrace / -F perf, CPU per event, same run (stream, steady):\n"
+			printf "\nnettrace / -F perf, CPU per event, same run (stream, steady), and\n"
+			printf "what converting may cost at 1.2x (us):\n"
 			for (a = 1; a <= m; a++) {
 				k = list[a]
 				x = st["nettrace", k]; y = st["perf", k]
 				v1 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
 				x = sd["nettrace", k]; y = sd["perf", k]
 				v3 = x > 0 && y > 0 ? sprintf("%.2fx", x / y) : "-"
-				printf "%-8s %8s %8s\n", k, v1, v3
+				v4 = y > 0 ? sprintf("%.2f", 0.2 * y) : "-"
+				printf "%-8s %8s %8s %8s\n", k, v1, v3, v4
 			}
+			printf "1.2x: with the rest of its work costing what -F perf\n"
+			printf "costs, nettrace has 0.2 of -F perf steady per event to convert"
+			if (floor != "" && lib != "")
+				printf ";\nconverting a file costs %.2f us here (convert-floor library, its\nreading included), the least conversion %.2f us (floor)", lib / 1000, floor / 1000
+			printf "\n"
 		}
 		if (!("perf-record" in maxrate) || nr < 2)
 			exit
