@@ -228,6 +228,13 @@ l=$!
 while kill -0 $l 2>/dev/null && ! grep -q '^live-load: start' load.out; do
 	sleep 0.05
 done
+# (the producer starts only once its tracepoint is on: the first
+# recorder's doing, filter and all, as no other is open yet)
+if grep -q '^live-load: start' load.out; then
+	ok "a recorder whose filter refuses every event turns the tracepoint on"
+else
+	bad "the filtered first recorder did not turn the tracepoint on: $(head -n 2 load.out) $(head -n 2 hold.err)"
+fi
 # short NAME [OPTION...]: 0.3 s of EhBench_L4K1 recorded with -F perf and
 # the OPTIONs into NAME.data; sets rc (ehrecord's status, then ehdecode
 # --strict's), n (the EhBench events it reads) and said (the summary's
