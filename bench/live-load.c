@@ -19,7 +19,11 @@
  *		(its CPU-time clock), goes in the result as rec_cpu_s.
  *		-W SECS, with -p: also from SECS into the writes (the
  *		recorder warmed up) to the same end, as rec_steady_cpu_s,
- *		with the events written in that time as steady_written.
+ *		with the events written in that time as steady_written,
+ *		and the part of it spent by the recorder's main thread
+ *		(where ehrecord converts to nettrace) as
+ *		rec_steady_main_cpu_s (to the ns from its schedstat, else
+ *		in clock ticks from its stat; -1 when neither is there).
  *	live-load -H
  *		Registers the provider and holds it until SIGTERM or SIGINT,
  *		so that EhBench_L4K1 is in tracefs for "perf record -e".
@@ -186,6 +190,42 @@ static double cpu_seconds(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+/*
+ * The CPU time of the main thread of process @pid, in seconds (a
+ * thread's CPU-time clock is its own process's to read): its schedstat's
+ * time on a CPU, to the ns, or where the kernel keeps none its stat's
+ * user and system times, in clock ticks. -1 when neither can be read.
+ */
+static double main_thread_seconds(long pid)
+{
+	unsigned long long ns, ut, st;
+	char path[64], buf[1024], *p;
+	size_t n;
+	FILE *f;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/schedstat", pid, pid);
+	f = fopen(path, "r");
+	if (f) {
+		k = fscanf(f, "%llu", &ns);
+		fclose(f);
+		return k == 1 ? (double)ns / 1e9 : -1;
+	}
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/stat", pid, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* utime and stime: fields 14 and 15, 11 after the comm's ")" */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+			 "%llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
 static int hold(void)
 {
 	sigset_t none;
@@ -213,7 +253,7 @@ int main(int argc, char **argv)
 	static struct worker w[MAX_THREADS];
 	unsigned char ev[EH_EVENT_MAX];
 	double secs = 3, wait = -1, settle_ms = 0, cpu0, elapsed, rec_cpu = -1;
-	double warm = 0, steady_cpu = -1;
+	double warm = 0, steady_cpu = -1, main0 = -1, steady_main = -1;
 	unsigned long long steady_from = 0;
 	clockid_t rec_clock = 0;
 	struct timespec r0, r1, rw;
@@ -338,6 +378,7 @@ int main(int argc, char **argv)
 	/* The steady part: from @warm s in, the counts as they are then. */
 	if (warm && threads) {
 		sleep_until(start + (int64_t)(warm * 1e9));
+		main0 = main_thread_seconds(rec_pid);
 		if (!clock_gettime(rec_clock, &rw)) {
 			for (i = 0; i < threads; i++)
 				steady_from += __atomic_load_n(&w[i].shown,
@@ -366,6 +407,9 @@ int main(int argc, char **argv)
 				steady_cpu = (double)(r1.tv_sec - rw.tv_sec) +
 					     (double)(r1.tv_nsec - rw.tv_nsec) /
 					     1e9;
+			if (warm && main0 >= 0 &&
+			    (steady_main = main_thread_seconds(rec_pid)) >= 0)
+				steady_main -= main0;
 		}
 	}
 	EH_UNREGISTER(bench_provider);
@@ -388,9 +432,10 @@ int main(int argc, char **argv)
 		       failed ? strerror(first_error) : "no error");
 	printf("result written=%llu disabled=%llu failed=%llu seconds=%.4f "
 	       "rate=%.0f target=%llu threads=%d cpu_s=%.4f event_bytes=%ld "
-	       "rec_cpu_s=%.6f rec_steady_cpu_s=%.6f steady_written=%llu\n",
+	       "rec_cpu_s=%.6f rec_steady_cpu_s=%.6f steady_written=%llu "
+	       "rec_steady_main_cpu_s=%.6f\n",
 	       written, disabled, failed, elapsed, (double)written / elapsed,
 	       rate, threads, cpu0, ev_bytes, rec_cpu, steady_cpu,
-	       steady_cpu < 0 ? 0 : written - steady_from);
+	       steady_cpu < 0 ? 0 : written - steady_from, steady_main);
 	return failed ? 1 : 0;
 }
