@@ -840,6 +840,7 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 {
 	struct ehd_writer *w = *wp;
 	struct ehd_reader *r = ehd_reader_new(reader_flags);
+	struct ehd_reader_stats rs;
 	const struct ehd_event *ev;
 	unsigned int n = 0;
 	uint64_t passed = 0;	/* (none by the first ehd_reader_next()) */
@@ -943,6 +944,9 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 	}
 	if (live_stop(l))
 		ret = 1;
+	ehd_reader_stats(r, &rs);
+	l->samples_read = rs.tracepoint_samples;
+	l->read_all = !err;
 	ehd_writer_end(w);
 	live_report(l);
 	report_reader(l->o->prog, "live", r, !live_lost(l));
@@ -1031,6 +1035,8 @@ void live_summary(const struct live *l, const char *output,
 		.perf = l->o->out_fd >= 0,
 		.cpu_samples = l->o->hz != 0,
 		.events = l->events,
+		.samples_read = l->samples_read,
+		.read_all = l->read_all,
 		.seconds = now() - l->started,
 	};
 	struct ehd_session_stats st;

@@ -100,6 +100,9 @@ struct live {
 	bool status_shown;
 	unsigned long long events;	/* events written */
 	unsigned long long events_before;	/* ... to files before this */
+	/* converted: tracepoint samples read, and whether all the stream */
+	unsigned long long samples_read;
+	bool read_all;
 	struct ehd_writer *w;		/* while writing events */
 };
 

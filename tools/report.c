@@ -151,6 +151,7 @@ void report_recording(FILE *f, const char *prog,
 		      const struct report_recording *rec,
 		      const struct ehd_session_stats *st)
 {
+	uint64_t had = rec->perf ? st->samples : rec->samples_read;
 	char cpu[48] = "";
 
 	/*
@@ -174,12 +175,12 @@ void report_recording(FILE *f, const char *prog,
 		rec->perf && rec->cut ? " recorded" : "", cpu,
 		(unsigned long long)st->lost, rec->seconds);
 	/*
-	 * A file that took all the rings had them all: what the kernel
-	 * counted beyond is not anywhere (see kernel_samples).
+	 * A file that took all the rings had them all, as a conversion that
+	 * read all the stream did: what the kernel counted beyond is not
+	 * anywhere (see kernel_samples).
 	 */
-	if (rec->perf && !rec->cut && !st->limit_dropped &&
-	    st->kernel_samples > st->samples)
+	if ((rec->perf || rec->read_all) && !rec->cut && !st->limit_dropped &&
+	    st->kernel_samples > had)
 		fprintf(f, "%s: the kernel counted %llu more events than it wrote to the rings (not in the file, and not counted as lost)\n",
-			prog,
-			(unsigned long long)(st->kernel_samples - st->samples));
+			prog, (unsigned long long)(st->kernel_samples - had));
 }

@@ -53,6 +53,9 @@ void report_writer(const char *prog, struct ehd_writer *w, int format,
  * @cut: cut short for want of room
  * @cpu_samples: with CPU samples (--cpu-sampling)
  * @events: the events a converted file holds
+ * @samples_read: converted: the tracepoint samples its reader read
+ * @read_all: converted: ... and that was the whole stream (the
+ *	conversion was not ended early)
  * @seconds: how long it recorded
  */
 struct report_recording {
@@ -62,6 +65,8 @@ struct report_recording {
 	bool cut;
 	bool cpu_samples;
 	uint64_t events;
+	uint64_t samples_read;
+	bool read_all;
 	double seconds;
 };
 
@@ -70,7 +75,8 @@ struct report_recording {
  * counted lost. For a perf.data, its events and CPU samples are those the
  * drain thread wrote (where it was cut short, the kernel's count of its
  * events, and its CPU samples uncounted); when the kernel counted more
- * than its rings held, a second line says how many more.
+ * than its rings held (a converted file's: than its reader read of the
+ * whole stream), a second line says how many more.
  */
 void report_recording(FILE *f, const char *prog,
 		      const struct report_recording *rec,

@@ -396,6 +396,7 @@ struct result {
 	uint64_t events;	/* the reader's */
 	uint64_t passed;	/* written by ehd_reader_pass() */
 	uint64_t lean;		/* samples read the short way */
+	uint64_t tp_samples;	/* the reader's tracepoint_samples */
 	unsigned int gave_back;	/* its returns without an event */
 	unsigned int errors;	/* events ehd_writer_event() refused or said
 				   damaged */
@@ -454,6 +455,7 @@ static void convert(const void *in, size_t len, int format, bool pass,
 	ehd_reader_stats(r, &rst);
 	res->events = rst.events;
 	res->lean = lean_samples;
+	res->tp_samples = rst.tracepoint_samples;
 	res->out = tf_slurp_fd(out, &res->len);
 	assert_non_null(res->out);
 	ehd_writer_free(w);
@@ -501,6 +503,9 @@ static void test_recording(void **state)
 	/* All but the samples with stacks are read the short way, both ways. */
 	assert_true(fast.lean > n * 9 / 10);
 	assert_int_equal(slow.lean, fast.lean);
+	/* ... and counted as tracepoint samples either way */
+	assert_int_equal(fast.tp_samples, n);
+	assert_int_equal(slow.tp_samples, n);
 	assert_true(fast.gave_back >= 3);
 	free(slow.out);
 	free(fast.out);

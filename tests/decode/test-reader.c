@@ -430,6 +430,8 @@ static void check_order(int fd, unsigned int flags, const uint64_t *want,
 	assert_int_equal(i, n);
 	ehd_reader_stats(r, &st);
 	assert_int_equal(st.events, n);
+	/* CPU samples (cpu-clock), none of a tracepoint */
+	assert_int_equal(st.tracepoint_samples, 0);
 	/* LOST_SAMPLES totals replace the LOST reports, not add to them */
 	assert_int_equal(st.lost, 7);
 	assert_int_equal(st.lost_records, 2);

@@ -3,7 +3,8 @@
  * test-report - ehrecord's end line (tools/report.c report_recording())
  * on made-up session counts: what a perf.data or a nettrace is said to
  * hold, and the line more when the kernel counted more events than its
- * rings held, which no test can make the kernel do.
+ * rings held (for a nettrace, than its converter read of the whole
+ * stream), which no test can make the kernel do.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,6 +90,22 @@ static void test_nettrace(void **state)
 
 	(void)state;
 	check(&rec, &st, "ehrecord: wrote a.nettrace: 5 events, 0 lost, in 0.3 s\n");
+	/*
+	 * Its reader read the whole stream: as many tracepoint samples as
+	 * the kernel counted (some not events of the file: said apart), or
+	 * one fewer, which is nowhere and said.
+	 */
+	rec.read_all = true;
+	rec.samples_read = 9;
+	check(&rec, &st, "ehrecord: wrote a.nettrace: 5 events, 0 lost, in 0.3 s\n");
+	rec.samples_read = 8;
+	check(&rec, &st,
+	      "ehrecord: wrote a.nettrace: 5 events, 0 lost, in 0.3 s\n"
+	      "ehrecord: the kernel counted 1 more events than it wrote to the rings (not in the file, and not counted as lost)\n");
+	/* a conversion ended early read less: the gap is not the kernel's */
+	rec.read_all = false;
+	check(&rec, &st, "ehrecord: wrote a.nettrace: 5 events, 0 lost, in 0.3 s\n");
+	rec.read_all = true;
 	rec.cut = true;
 	check(&rec, &st,
 	      "ehrecord: wrote a.nettrace (cut short: no room): 5 events, 0 lost, in 0.3 s\n");

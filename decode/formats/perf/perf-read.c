@@ -1407,6 +1407,8 @@ static int next_event(struct perf_read *r)
 		if (sort && r->native &&
 		    ehd__perf_next_lean(r->perf, &lean) > 0) {
 			r->stats.records++;
+			r->stats.tracepoint_samples +=
+				lean.desc->attr.type == PERF_TYPE_TRACEPOINT;
 			ret = hold_lean(r, &lean);
 			if (ret)
 				return ret;
@@ -1461,6 +1463,8 @@ static int next_event(struct perf_read *r)
 			r->stats.throttled++;
 		if (rec->type != PERF_RECORD_SAMPLE || !rec->has_sample)
 			continue;
+		r->stats.tracepoint_samples += rec->sample.desc &&
+			rec->sample.desc->attr.type == PERF_TYPE_TRACEPOINT;
 		if (!sort) {
 			if (sample_event(r, &rec->sample, rec->offset))
 				return 1;

@@ -159,6 +159,10 @@ enum ehd_input_kind {
  *	the files a stack hit
  * @passed: of @events, those ehd_reader_pass() wrote to its writer
  *	itself, never made an ehd_event
+ * @tracepoint_samples: perf: samples of tracepoints read (given out or
+ *	not), what the kernel's counts of a live session's events
+ *	(ehd_session_stats() kernel_samples) are to match once the whole
+ *	stream is read
  */
 struct ehd_reader_stats {
 	uint64_t events;
@@ -180,6 +184,7 @@ struct ehd_reader_stats {
 	uint64_t files_read;
 	uint64_t files_symbols;
 	uint64_t passed;
+	uint64_t tracepoint_samples;
 };
 
 struct ehd_reader;
