@@ -76,10 +76,15 @@
 #                      half of LIVE_SECONDS)
 #   LIVE_THREADS       live-load threads (default 1)
 #   LIVE_RECORDERS     a subset of "nettrace perf perf-record"
+#   LIVE_REPEATS       runs of each recorder per rung (default 1), one
+#                      recorder after the other in turn; the tables after
+#                      the first take, of each recorder's runs at a rung,
+#                      the one of median steady CPU per event
 #   LIVE_PIN           1 (default) or 0, see above
 #   LIVE_VM_CPUS       guest CPUs (default 2)
 #   LIVE_VM_TIMEOUT    limit for the VM run in seconds (default 900, or
-#                      300 times LIVE_SECONDS when that is over 3)
+#                      300 times LIVE_SECONDS when that is over 3; times
+#                      LIVE_REPEATS)
 #
 # The guest keeps time by its TSC (run-in-vm.sh -T), so that its CPU
 # accounting is to the microsecond, not to the 4 ms tick it has otherwise.
@@ -102,6 +107,11 @@ secs=${LIVE_SECONDS:-3}
 warm=${LIVE_WARM:-$(awk -v s="$secs" 'BEGIN { print s / 2 }')}
 threads=${LIVE_THREADS:-1}
 recorders=${LIVE_RECORDERS:-nettrace perf perf-record}
+repeats=${LIVE_REPEATS:-1}
+case $repeats in
+''|*[!0-9]*|0) echo "$me: LIVE_REPEATS must be a number of runs, not '$repeats'" >&2
+	exit 2 ;;
+esac
 
 # ---- host: boot the VM ---------------------------------------------------------
 if [ "${1:-}" != --guest ]; then
@@ -130,11 +140,12 @@ if [ "${1:-}" != --guest ]; then
 	echo "== live recording in the VM (runner $runner, kernel $kernel)"
 	started=$SECONDS
 	/bin/bash "$runner" -k "$kernel" "${trees[@]}" -c "${LIVE_VM_CPUS:-2}" -T \
-		-t "${LIVE_VM_TIMEOUT:-$((secs > 3 ? 300 * secs : 900))}" \
+		-t "${LIVE_VM_TIMEOUT:-$(((secs > 3 ? 300 * secs : 900) * repeats))}" \
 		-e LIVE_RATES="$rates" \
 		-e LIVE_SECONDS="$secs" -e LIVE_WARM="$warm" \
 		-e LIVE_THREADS="$threads" \
-		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" -- \
+		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" \
+		-e LIVE_REPEATS="$repeats" -- \
 		/bin/bash "$srcdir/bench/run-live.sh" --guest "$build"
 	rc=$?
 	echo "$me: VM run took $((SECONDS - started)) s, exit status $rc"
@@ -357,14 +368,44 @@ for rate in $rates; do
 done
 ladder+=(max flood)
 for rate in "${ladder[@]}"; do
-	echo "rung $rate [${SECONDS} s]"
-	for r in $recorders; do
-		case " $broken " in
-		*" $r "*) ;;	# failed before: not again
-		*) run_one "$r" "$rate" ;;
-		esac
+	n=$repeats
+	case $rate in warm|idle) n=1 ;; esac
+	for ((k = 1; k <= n; k++)); do
+		run=
+		[ "$n" -gt 1 ] && run=" run $k of $n"
+		echo "rung $rate$run [${SECONDS} s]"
+		for r in $recorders; do
+			case " $broken " in
+			*" $r "*) ;;	# failed before: not again
+			*) run_one "$r" "$rate" ;;
+			esac
+		done
 	done
 done
+
+# Of each recorder's runs at a rung, the one of median steady CPU per
+# event (CPU per event streamed where there is no steady part), for the
+# tables after the first; in the order the rungs came.
+awk '
+	{
+		k = $1 " " $2
+		if (!(k in n))
+			key[++m] = k
+		row[k, ++n[k]] = $0
+		v[k, n[k]] = $13 > 0 ? $12 / $13 : $5 > 0 ? $9 / $5 : 0
+	}
+	END {
+		for (a = 1; a <= m; a++) {
+			k = key[a]
+			for (i = 1; i <= n[k]; i++)
+				o[i] = i
+			for (i = 2; i <= n[k]; i++)
+				for (j = i; j > 1 && v[k, o[j]] < v[k, o[j - 1]]; j--) {
+					t = o[j]; o[j] = o[j - 1]; o[j - 1] = t
+				}
+			print row[k, o[int((n[k] + 1) / 2)]]
+		}
+	}' results >results.median
 
 # ---- tables ----------------------------------------------------------------------
 # results: recorder rate written made/s recorded dups lost cpu cpu_in_load
@@ -435,6 +476,8 @@ lib_ns=$(awk '$1 == "library" { print $2 }' floor.txt 2>/dev/null)
 
 echo
 echo "== summary: 1 MiB ring per CPU, $secs s runs, $threads load thread(s)"
+[ "$repeats" -gt 1 ] &&
+	echo "   (here and below: of each recorder's $repeats runs at a rung, the one of median steady CPU per event)"
 awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" \
     -v lib="$lib_ns" '
 	$2 == "idle" { idle[$1] = $8; next }
@@ -574,7 +617,7 @@ awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" \
 			}
 			printf "\n"
 		}
-	}' results
+	}' results.median
 echo
 echo "== events captured (recorded / written), every rung; flood: a load thread"
 echo "   per CPU and nothing pinned, where every recorder loses"
@@ -598,6 +641,6 @@ awk -v order="$recorders" '
 				       w[rec[i], rung[a]], cap[rec[i], rung[a]]
 			printf "\n"
 		}
-	}' results
+	}' results.median
 echo "(producer alone: ${alone_rate}/s. VM numbers are QEMU's: compare within a run)"
 exit $status
