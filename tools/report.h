@@ -54,8 +54,8 @@ void report_writer(const char *prog, struct ehd_writer *w, int format,
  * @cpu_samples: with CPU samples (--cpu-sampling)
  * @events: the events a converted file holds
  * @samples_read: converted: the tracepoint samples its reader read
- * @read_all: converted: ... and that was the whole stream (the
- *	conversion was not ended early)
+ * @read_all: converted: ... and that was all the rings took (the
+ *	conversion was not ended early, the rings not overwritten)
  * @seconds: how long it recorded
  */
 struct report_recording {

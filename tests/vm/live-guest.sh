@@ -9,7 +9,7 @@
 #  - provider specs find tracepoints registered after the start (and perf
 #    script reads the perf.data of such a recording);
 #  - --filter is applied by the kernel;
-#  - --circular keeps the newest events;
+#  - --circular keeps the newest events, and says only how many;
 #  - a tiny buffer with a stopped recorder: events decoded + events
 #    reported lost = events written (and so for perf record's files);
 #    converted to nettrace, most of its events go without being decoded
@@ -61,12 +61,17 @@ EH_INTERCEPTOR_FILE=$t/want.dat "$build/tests/vm/providers-intercept" 5 >/dev/nu
 content $t/want.dat >want
 [ "$(wc -l <want)" = 20 ] || bad "the interceptor wrote $(wc -l <want) events, not 20"
 
-# 1. exact tracepoints, registered first: nothing missed
-"$rec" -q -o t1.nettrace "${tps[@]}" -- taskset -c 0 "$ex" 5 >/dev/null 2>err1 ||
+# 1. exact tracepoints, registered first: nothing missed; the end line
+# alone (the tracepoint samples the conversion read are the kernel's count)
+"$rec" -o t1.nettrace "${tps[@]}" -- taskset -c 0 "$ex" 5 >/dev/null 2>err1 ||
 	bad "ehrecord exact: exit $?: $(head -n 2 err1)"
 content t1.nettrace >got1
 same "exact tracepoints, registered before the program (nettrace)" want got1 \
 	t1.nettrace
+[ "$(wc -l <err1)" = 1 ] &&
+	grep -Eq '^ehrecord: wrote t1.nettrace: 20 events, 0 lost, in [0-9.]+ s$' err1 &&
+	ok "its end line alone: $(cat err1)" ||
+	bad "its end line: $(tr '\n' '|' <err1)"
 "$dec" --strict -F jsonl t1.nettrace >/dev/null 2>err1s &&
 	ok "the nettrace file is strict-valid" || bad "strict: $(head -n 2 err1s)"
 
@@ -107,16 +112,20 @@ rc=$?
 	ok "a bad filter: one line, exit 1: $(cat err4b)" ||
 	bad "a bad filter: exit $rc: $(cat err4b)"
 
-# 5. circular: the newest events stay
-"$rec" -q --circular --buffer-size 8 -o t5.nettrace -e EhExample_Alpha_L5K2 \
+# 5. circular: the newest events stay; the end line counts them, and the
+# older ones overwritten in the rings are neither lost nor the kernel's
+# over-count (the kernel counted them all, the snapshot holds fewer)
+"$rec" --circular --buffer-size 8 -o t5.nettrace -e EhExample_Alpha_L5K2 \
 	-- "$ex" 3000 >/dev/null 2>err5 || bad "ehrecord --circular: exit $?"
 "$dec" -F jsonl t5.nettrace | sed -n 's/.*"i":\([0-9]*\).*/\1/p' >got5
 n=$(wc -l <got5)
 last=$(sort -n got5 | tail -n 1)
-if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ]; then
-	ok "circular: $n of 3000 events kept, the newest (i=$last) among them"
+if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ] &&
+   [ "$(wc -l <err5)" = 1 ] &&
+   grep -Eq "^ehrecord: wrote t5.nettrace: $n events, 0 lost, in [0-9.]+ s\$" err5; then
+	ok "circular: $n of 3000 events kept, the newest (i=$last) among them, and said alone: $(cat err5)"
 else
-	bad "circular: $n events kept, newest i=$last"
+	bad "circular: $n events kept, newest i=$last; said: $(tr '\n' '|' <err5)"
 fi
 
 # 6. losses are counted: a stopped recorder with an 8 KiB ring. perf.data
