@@ -944,13 +944,10 @@ int live_write_events(struct live *l, struct ehd_writer **wp,
 	}
 	if (live_stop(l))
 		ret = 1;
-	/*
-	 * The whole stream, which is all the rings took but with
-	 * --circular, whose snapshot holds only what was not overwritten.
-	 */
+	/* The whole stream (with --circular, the snapshots'). */
 	ehd_reader_stats(r, &rs);
 	l->samples_read = rs.tracepoint_samples;
-	l->read_all = !err && !(l->o->flags & EHD_SESSION_CIRCULAR);
+	l->read_all = !err;
 	ehd_writer_end(w);
 	live_report(l);
 	report_reader(l->o->prog, "live", r, !live_lost(l));

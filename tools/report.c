@@ -177,10 +177,11 @@ void report_recording(FILE *f, const char *prog,
 	/*
 	 * A file that took all the rings had them all, as a conversion that
 	 * read all the stream did: what the kernel counted beyond is not
-	 * anywhere (see kernel_samples).
+	 * anywhere (see kernel_samples). A circular session's file has only
+	 * the newest by design.
 	 */
 	if ((rec->perf || rec->read_all) && !rec->cut && !st->limit_dropped &&
-	    st->kernel_samples > had)
+	    !st->circular && st->kernel_samples > had)
 		fprintf(f, "%s: the kernel counted %llu more events than it wrote to the rings (not in the file, and not counted as lost)\n",
 			prog, (unsigned long long)(st->kernel_samples - had));
 }

@@ -54,8 +54,8 @@ void report_writer(const char *prog, struct ehd_writer *w, int format,
  * @cpu_samples: with CPU samples (--cpu-sampling)
  * @events: the events a converted file holds
  * @samples_read: converted: the tracepoint samples its reader read
- * @read_all: converted: ... and that was all the rings took (the
- *	conversion was not ended early, the rings not overwritten)
+ * @read_all: converted: ... and that was all the stream (the conversion
+ *	was not ended early)
  * @seconds: how long it recorded
  */
 struct report_recording {
@@ -73,10 +73,11 @@ struct report_recording {
 /*
  * Say on @f what file @rec holds: its events and those the session (@st)
  * counted lost. For a perf.data, its events and CPU samples are those the
- * drain thread wrote (where it was cut short, the kernel's count of its
- * events, and its CPU samples uncounted); when the kernel counted more
- * than its rings held (a converted file's: than its reader read of the
- * whole stream), a second line says how many more.
+ * drain thread (circular: the snapshots) wrote (where it was cut short,
+ * the kernel's count of its events, and its CPU samples uncounted); when
+ * the kernel counted more than its rings held (a converted file's: than
+ * its reader read of the whole stream), a second line says how many more,
+ * unless the session was circular.
  */
 void report_recording(FILE *f, const char *prog,
 		      const struct report_recording *rec,

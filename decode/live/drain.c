@@ -255,16 +255,16 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * struct samples - what walk() counts: the samples but those of the ids
- * @skip (ascending, @nskip of them) in @n, and those in @skipped
- */
-struct samples {
-	const uint64_t *skip;
-	size_t nskip;
-	uint64_t n;
-	uint64_t skipped;
-};
+uint64_t *ehd__sorted_ids(const uint64_t *ids, size_t n)
+{
+	uint64_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (v && n) {
+		memcpy(v, ids, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_id);
+	}
+	return v;
+}
 
 /*
  * walk() - the bytes of the whole records at the start of @len bytes from
@@ -277,7 +277,7 @@ struct samples {
  * end.
  */
 static size_t walk(const uint8_t *data, uint64_t tail, size_t len,
-		   uint64_t mask, uint64_t budget, struct samples *sm)
+		   uint64_t mask, uint64_t budget, struct ehd__samples *sm)
 {
 	const struct perf_event_header *h;
 	size_t n = 0;
@@ -315,7 +315,7 @@ static size_t walk(const uint8_t *data, uint64_t tail, size_t len,
  */
 static size_t bounded(struct ehd__sink *k, const uint8_t *data,
 		      uint64_t tail, size_t len, uint64_t mask,
-		      uint64_t *budget, struct samples *sm)
+		      uint64_t *budget, struct ehd__samples *sm)
 {
 	size_t n = 0;
 
@@ -333,15 +333,27 @@ static size_t bounded(struct ehd__sink *k, const uint8_t *data,
 	return n;
 }
 
-int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n)
+int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n,
+			    struct ehd__samples *sm)
 {
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	uint64_t budget = limit > k->bytes ? limit - k->bytes : 0;
+	struct ehd__samples out = { sm ? sm->skip : NULL, sm ? sm->nskip : 0,
+				    0, 0 };
 	struct iovec v = { (void *)p, n };
+	int err;
 
 	if (limit && !k->spool)
-		v.iov_len = bounded(k, p, 0, n, UINT64_MAX, &budget, NULL);
-	return v.iov_len ? ehd__sink_write_records(k, &v, 1) : 0;
+		v.iov_len = bounded(k, p, 0, n, UINT64_MAX, &budget,
+				    sm ? &out : NULL);
+	else if (sm)
+		walk(p, 0, n, UINT64_MAX, UINT64_MAX, &out);
+	err = v.iov_len ? ehd__sink_write_records(k, &v, 1) : 0;
+	if (!err && sm) {
+		sm->n += out.n;
+		sm->skipped += out.skipped;
+	}
+	return err;
 }
 
 /* ---- the thread ---- */
@@ -362,7 +374,7 @@ static long long pass(struct ehd__drain *d)
 	const struct ehd__drain_cfg *c = &d->cfg;
 	struct ehd__sink *k = c->sink;
 	uint64_t mask = c->size - 1, got = 0, budget = UINT64_MAX;
-	struct samples samples = { d->skip, c->nskip, 0, 0 };
+	struct ehd__samples samples = { d->skip, c->nskip, 0, 0 };
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
 	size_t i;
@@ -549,17 +561,13 @@ int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg)
 	d->pfds = calloc(cfg->nrings + 1, sizeof(*d->pfds));
 	d->heads = calloc(cfg->nrings, sizeof(*d->heads));
 	d->iov = calloc(2 * cfg->nrings + 2, sizeof(*d->iov));
-	d->skip = malloc((cfg->nskip ? cfg->nskip : 1) * sizeof(*d->skip));
+	d->skip = ehd__sorted_ids(cfg->skip_ids, cfg->nskip);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_mutex_init(&d->io, NULL);
 	if (d->wake_fd < 0 || !d->pfds || !d->heads || !d->iov || !d->skip) {
 		err = d->wake_fd < 0 ? -errno : -ENOMEM;
 		ehd__drain_free(d);
 		return err;
-	}
-	if (cfg->nskip) {
-		memcpy(d->skip, cfg->skip_ids, cfg->nskip * sizeof(*d->skip));
-		qsort(d->skip, cfg->nskip, sizeof(*d->skip), cmp_id);
 	}
 	for (i = 0; i < cfg->nrings; i++) {
 		d->pfds[i].fd = cfg->rings[i].fd;

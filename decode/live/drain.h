@@ -125,13 +125,35 @@ int ehd__sink_write_records(struct ehd__sink *k, const struct iovec *iov,
 			    int n);
 
 /*
+ * struct ehd__samples - samples counted from record headers as they go out
+ * @skip: ids (PERF_SAMPLE_IDENTIFIER, a sample's first field) whose
+ *	samples are counted in @skipped instead of @n (CPU samples),
+ *	ascending
+ * @nskip: how many
+ * @n: the other samples (PERF_RECORD_SAMPLE records)
+ * @skipped: the samples of @skip
+ */
+struct ehd__samples {
+	const uint64_t *skip;
+	size_t nskip;
+	uint64_t n;
+	uint64_t skipped;
+};
+
+/* ehd__sorted_ids() - a copy of the @n @ids, ascending (freed); NULL: -ENOMEM. */
+uint64_t *ehd__sorted_ids(const uint64_t *ids, size_t n);
+
+/*
  * ehd__sink_write_bounded() - ehd__sink_write_records() of the @n bytes of
  * whole perf records at @p, as many as the file's bound (limit) lets in,
  * as the drain thread takes a ring's: the rest counted in limit_dropped,
  * limit_hit said (a file cut back for want of room is past its bound).
+ * With @sm, the samples among the records that go out are added there,
+ * as the drain thread counts its own.
  * Return: 0, or the failure.
  */
-int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n);
+int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n,
+			    struct ehd__samples *sm);
 
 /* ehd__sink_put() - ehd__sink_writev() of one piece, committed. */
 int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);

@@ -137,6 +137,8 @@ struct ehd_session {
 	size_t nenable;
 
 	struct ehd_buf out;	/* records to go out (descriptions, snapshots) */
+	/* circular: the samples the snapshots took, and their CPU samples */
+	uint64_t snap_samples, snap_cpu_samples;
 	uint64_t last_scan;
 
 	/* where the stream goes: a spool read by the caller, or a file */
@@ -1705,6 +1707,7 @@ static void snapshot_ring(struct ehd_session *s, size_t ring)
  */
 static int snapshot(struct ehd_session *s)
 {
+	struct ehd__samples sm = { .nskip = s->clock.n };
 	size_t i;
 	int err;
 
@@ -1712,9 +1715,18 @@ static int snapshot(struct ehd_session *s)
 		snapshot_ring(s, i);
 	ehd__ps_finished_round(&s->out);
 	if (s->out_fd < 0 || s->out.err)
+		return put_out(s);	/* (its reader counts what it reads) */
+	/* Counted as the drain thread counts a pass's: what goes out. */
+	sm.skip = ehd__sorted_ids(s->clock.ids, s->clock.n);
+	if (!sm.skip) {
+		s->out.err = -ENOMEM;
 		return put_out(s);
-	err = ehd__sink_write_bounded(&s->sink, s->out.p, s->out.len);
+	}
+	err = ehd__sink_write_bounded(&s->sink, s->out.p, s->out.len, &sm);
+	free((void *)sm.skip);
 	s->out.len = 0;
+	s->snap_samples += sm.n;
+	s->snap_cpu_samples += sm.skipped;
 	return err ? sink_fail(s) : 0;
 }
 
@@ -2096,6 +2108,11 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 			st->samples = ds.samples;
 			st->cpu_samples = ds.skipped;
 		}
+	}
+	st->circular = !!(s->flags & EHD_SESSION_CIRCULAR);
+	if (st->circular && s->out_fd >= 0) {
+		st->samples = s->snap_samples;
+		st->cpu_samples = s->snap_cpu_samples;
 	}
 	st->limit_dropped = __atomic_load_n(&s->sink.limit_dropped,
 					    __ATOMIC_RELAXED);

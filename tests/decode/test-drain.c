@@ -6,7 +6,8 @@
  * ring's end too, the samples of the ids it is told to skip (CPU samples)
  * counted apart. Those counts are what ehrecord -F perf says it wrote:
  * the kernel's own count of an event was seen to say one more than its
- * ring held, and it counts no CPU samples.
+ * ring held, and it counts no CPU samples. A snapshot of a circular
+ * session is written, and counted, the same way, within the file's bound.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -144,11 +145,57 @@ static void test_skips_ids(void **state)
 	run(all, 3, 0);
 }
 
+/*
+ * A circular session's snapshot (ehd__sink_write_bounded()): the samples
+ * counted are those of the records that go out, within the file's bound,
+ * those of the ids skipped apart; nothing is counted when nothing goes
+ * out.
+ */
+static void test_bounded_counts(void **state)
+{
+	static const uint64_t skip[] = { 7 };
+	static struct fake_ring r;
+	char path[] = "/tmp/test-drain.XXXXXX";
+	struct ehd__samples sm = { skip, 1, 0, 0 };
+	struct ehd__sink k;
+	struct stat sb;
+	uint64_t at = 0;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	at = put(&r, at, PERF_RECORD_SAMPLE, 48, 5);
+	at = put(&r, at, PERF_RECORD_COMM, 40, 7);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 40, 7);
+	at = put(&r, at, PERF_RECORD_SAMPLE, 24, 9);	/* 152 bytes */
+	memset(&k, 0, sizeof(k));
+	k.fd = mkstemp(path);
+	assert_true(k.fd >= 0);
+	/* No bound: all of them. */
+	assert_int_equal(ehd__sink_write_bounded(&k, r.data, at, &sm), 0);
+	assert_int_equal(sm.n, 2);
+	assert_int_equal(sm.skipped, 1);
+	/* A bound that lets in the first two records of a second time. */
+	k.limit = at + 88 + 8;
+	assert_int_equal(ehd__sink_write_bounded(&k, r.data, at, &sm), 0);
+	assert_int_equal(sm.n, 3);
+	assert_int_equal(sm.skipped, 1);
+	assert_int_equal(k.limit_dropped, at - 88);
+	assert_int_equal(fstat(k.fd, &sb), 0);
+	assert_int_equal(sb.st_size, at + 88);
+	/* Past it: nothing goes out, nothing counted. */
+	assert_int_equal(ehd__sink_write_bounded(&k, r.data, at, &sm), 0);
+	assert_int_equal(sm.n, 3);
+	assert_int_equal(sm.skipped, 1);
+	close(k.fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_samples),
 		cmocka_unit_test(test_skips_ids),
+		cmocka_unit_test(test_bounded_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

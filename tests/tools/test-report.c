@@ -4,7 +4,7 @@
  * on made-up session counts: what a perf.data or a nettrace is said to
  * hold, and the line more when the kernel counted more events than its
  * rings held (for a nettrace, than its converter read of the whole
- * stream), which no test can make the kernel do.
+ * stream), which no test can make the kernel do, and not with --circular.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,6 +77,34 @@ static void test_perf(void **state)
 	      "ehrecord: wrote a.data to a.data.2: 999 events and 40 CPU samples, 3 lost, in 2.0 s\n");
 }
 
+/*
+ * --circular: the file holds what the snapshots wrote, the newest; the
+ * kernel's count takes in those overwritten, and is not the file's.
+ */
+static void test_circular(void **state)
+{
+	struct report_recording rec = {
+		.output = "a.data", .perf = true, .seconds = 1.0,
+	};
+	struct ehd_session_stats st = {
+		.samples = 400, .kernel_samples = 3000, .circular = true,
+	};
+
+	(void)state;
+	check(&rec, &st, "ehrecord: wrote a.data: 400 events, 0 lost, in 1.0 s\n");
+	/* converted: its reader read all the snapshots wrote */
+	rec = (struct report_recording){
+		.output = "a.nettrace", .events = 400, .samples_read = 400,
+		.read_all = true, .seconds = 1.0,
+	};
+	check(&rec, &st, "ehrecord: wrote a.nettrace: 400 events, 0 lost, in 1.0 s\n");
+	/* not circular: the gap is said */
+	st.circular = false;
+	check(&rec, &st,
+	      "ehrecord: wrote a.nettrace: 400 events, 0 lost, in 1.0 s\n"
+	      "ehrecord: the kernel counted 2600 more events than it wrote to the rings (not in the file, and not counted as lost)\n");
+}
+
 static void test_nettrace(void **state)
 {
 	struct report_recording rec = {
@@ -116,6 +144,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_nettrace),
+		cmocka_unit_test(test_circular),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,8 @@
 #  - provider specs find tracepoints registered after the start (and perf
 #    script reads the perf.data of such a recording);
 #  - --filter is applied by the kernel;
-#  - --circular keeps the newest events, and says only how many;
+#  - --circular keeps the newest events, and says only how many (both
+#    formats);
 #  - a tiny buffer with a stopped recorder: events decoded + events
 #    reported lost = events written (and so for perf record's files);
 #    converted to nettrace, most of its events go without being decoded
@@ -126,6 +127,20 @@ if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ] &&
 	ok "circular: $n of 3000 events kept, the newest (i=$last) among them, and said alone: $(cat err5)"
 else
 	bad "circular: $n events kept, newest i=$last; said: $(tr '\n' '|' <err5)"
+fi
+# ... and so for a perf.data, whose end line counts what the snapshot
+# wrote, not the kernel's count of all it recorded
+"$rec" --circular --buffer-size 8 -F perf -o t5.data -e EhExample_Alpha_L5K2 \
+	-- "$ex" 3000 >/dev/null 2>err5b || bad "ehrecord -F perf --circular: exit $?"
+"$dec" --strict -F jsonl t5.data | sed -n 's/.*"i":\([0-9]*\).*/\1/p' >got5b
+n=$(wc -l <got5b)
+last=$(sort -n got5b | tail -n 1)
+if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ] &&
+   [ "$(wc -l <err5b)" = 1 ] &&
+   grep -Eq "^ehrecord: wrote t5.data: $n events, 0 lost, in [0-9.]+ s\$" err5b; then
+	ok "circular perf.data: $n of 3000 events kept, the newest among them, and said alone: $(cat err5b)"
+else
+	bad "circular perf.data: $n events kept, newest i=$last; said: $(tr '\n' '|' <err5b)"
 fi
 
 # 6. losses are counted: a stopped recorder with an 8 KiB ring. perf.data

@@ -111,7 +111,8 @@ extern "C" {
  * @samples: tracepoint samples in the output (CPU samples are not counted
  *	here: @cpu_samples). Written to a file (ehd_session_set_output()):
  *	those written, counted as they go (a file cut back for want of room
- *	holds fewer). Otherwise, @kernel_samples
+ *	holds fewer); of a @circular session, those its snapshots wrote.
+ *	Otherwise, @kernel_samples
  * @lost: samples the kernel dropped because a ring was full
  * @bytes: bytes of stream made (spooled, or written to the output)
  * @nr_cpus: rings (one per online CPU)
@@ -143,6 +144,9 @@ extern "C" {
  * @cpu_samples: CPU samples (ehd_session_set_cpu_sampling()) written to
  *	a file, counted as @samples is; 0 without a file (the kernel does
  *	not count them: a cpu-clock event's count is time)
+ * @circular: the session is circular (EHD_SESSION_CIRCULAR): its output
+ *	holds its snapshots, the newest of what the rings took, and
+ *	@kernel_samples counts the samples overwritten before them too
  */
 struct ehd_session_stats {
 	uint64_t samples;
@@ -161,6 +165,7 @@ struct ehd_session_stats {
 	int no_room;
 	uint64_t kernel_samples;
 	uint64_t cpu_samples;
+	bool circular;
 };
 
 struct ehd_session;
