@@ -140,7 +140,10 @@ struct ehd__samples {
 	uint64_t skipped;
 };
 
-/* ehd__sorted_ids() - a copy of the @n @ids, ascending (freed); NULL: -ENOMEM. */
+/*
+ * ehd__sorted_ids() - a copy of the @n @ids, ascending, for the caller to
+ * free; NULL when out of memory.
+ */
 uint64_t *ehd__sorted_ids(const uint64_t *ids, size_t n);
 
 /*
