@@ -56,13 +56,8 @@ if [ "${1:-}" != --guest ]; then
 	for f in "$a/bench/live-load" "$a/tools/ehrecord" "$b/tools/ehrecord"; do
 		[ -x "$f" ] || { echo "$me: $f not built (make bench)" >&2; exit 1; }
 	done
-	if [ ! -f "$kernel" ]; then
-		echo "SKIP: $me: no test kernel ($kernel): set EH_TEST_KERNEL to a bzImage with CONFIG_USER_EVENTS"
-		exit 77
-	elif ! command -v qemu-system-x86_64 >/dev/null; then
-		echo "SKIP: $me: qemu-system-x86_64 not installed"
-		exit 77
-	fi
+	why=$(/bin/bash "$runner" -k "$kernel" --check 2>&1) ||
+		{ echo "SKIP: $me: $why"; exit 77; }
 	trees=()
 	for d in "$a" "$b" "$srcdir"; do
 		case $d in /tmp/*) trees+=(-r "$d") ;; esac

@@ -115,33 +115,29 @@ rc=$?
 
 # 5. circular: the newest events stay; the end line counts them, and the
 # older ones overwritten in the rings are neither lost nor the kernel's
-# over-count (the kernel counted them all, the snapshot holds fewer)
-"$rec" --circular --buffer-size 8 -o t5.nettrace -e EhExample_Alpha_L5K2 \
-	-- "$ex" 3000 >/dev/null 2>err5 || bad "ehrecord --circular: exit $?"
-"$dec" -F jsonl t5.nettrace | sed -n 's/.*"i":\([0-9]*\).*/\1/p' >got5
-n=$(wc -l <got5)
-last=$(sort -n got5 | tail -n 1)
-if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ] &&
-   [ "$(wc -l <err5)" = 1 ] &&
-   grep -Eq "^ehrecord: wrote t5.nettrace: $n events, 0 lost, in [0-9.]+ s\$" err5; then
-	ok "circular: $n of 3000 events kept, the newest (i=$last) among them, and said alone: $(cat err5)"
-else
-	bad "circular: $n events kept, newest i=$last; said: $(tr '\n' '|' <err5)"
-fi
-# ... and so for a perf.data, whose end line counts what the snapshot
-# wrote, not the kernel's count of all it recorded
-"$rec" --circular --buffer-size 8 -F perf -o t5.data -e EhExample_Alpha_L5K2 \
-	-- "$ex" 3000 >/dev/null 2>err5b || bad "ehrecord -F perf --circular: exit $?"
-"$dec" --strict -F jsonl t5.data | sed -n 's/.*"i":\([0-9]*\).*/\1/p' >got5b
-n=$(wc -l <got5b)
-last=$(sort -n got5b | tail -n 1)
-if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ] &&
-   [ "$(wc -l <err5b)" = 1 ] &&
-   grep -Eq "^ehrecord: wrote t5.data: $n events, 0 lost, in [0-9.]+ s\$" err5b; then
-	ok "circular perf.data: $n of 3000 events kept, the newest among them, and said alone: $(cat err5b)"
-else
-	bad "circular perf.data: $n events kept, newest i=$last; said: $(tr '\n' '|' <err5b)"
-fi
+# over-count (the kernel counted them all, the snapshot holds fewer); a
+# perf.data's count is what the snapshot wrote, as a nettrace's is what
+# was converted
+# circular FORMAT FILE: that check, FILE recorded in FORMAT
+circular() {
+	local fmt=$1 f=$2 n last
+
+	"$rec" --circular --buffer-size 8 -F "$fmt" -o "$f" \
+		-e EhExample_Alpha_L5K2 -- "$ex" 3000 >/dev/null 2>err5 ||
+		bad "ehrecord -F $fmt --circular: exit $?"
+	"$dec" --strict -F jsonl "$f" | sed -n 's/.*"i":\([0-9]*\).*/\1/p' >got5
+	n=$(wc -l <got5)
+	last=$(sort -n got5 | tail -n 1)
+	if [ "$n" -gt 10 ] && [ "$n" -lt 3000 ] && [ "$last" = 2999 ] &&
+	   [ "$(wc -l <err5)" = 1 ] &&
+	   grep -Eq "^ehrecord: wrote $f: $n events, 0 lost, in [0-9.]+ s\$" err5; then
+		ok "circular $fmt: $n of 3000 events kept, the newest (i=$last) among them, and said alone: $(cat err5)"
+	else
+		bad "circular $fmt: $n events kept, newest i=$last; said: $(tr '\n' '|' <err5)"
+	fi
+}
+circular nettrace t5.nettrace
+circular perf t5.data
 
 # 6. losses are counted: a stopped recorder with an 8 KiB ring. perf.data
 # output begins once the session has started (all CPUs enabled).
