@@ -126,16 +126,12 @@ if [ "${1:-}" != --guest ]; then
 		[ -x "$build/$f" ] ||
 			{ echo "$me: $build/$f not built (make bench builds it)" >&2; exit 1; }
 	done
-	if [ ! -f "$kernel" ]; then
-		echo "SKIP: $me: no test kernel ($kernel): set EH_TEST_KERNEL to a bzImage with CONFIG_USER_EVENTS"
-		exit 77
-	elif [ ! -x "$runner" ]; then
+	if [ ! -x "$runner" ]; then
 		echo "SKIP: $me: no VM runner (tests/vm/run-in-vm.sh)"
 		exit 77
-	elif ! command -v qemu-system-x86_64 >/dev/null; then
-		echo "SKIP: $me: qemu-system-x86_64 not installed"
-		exit 77
 	fi
+	why=$(/bin/bash "$runner" -k "$kernel" --check 2>&1) ||
+		{ echo "SKIP: $me: $why"; exit 77; }
 	trees=()
 	case $build in /tmp/*) trees+=(-r "$build") ;; esac
 	case $srcdir in /tmp/*) trees+=(-r "$srcdir") ;; esac
