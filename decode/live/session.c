@@ -137,8 +137,11 @@ struct ehd_session {
 	size_t nenable;
 
 	struct ehd_buf out;	/* records to go out (descriptions, snapshots) */
-	/* circular: the samples the snapshots took, and their CPU samples */
-	uint64_t snap_samples, snap_cpu_samples;
+	/*
+	 * circular, into a file: the samples the snapshots wrote, counted
+	 * as the drain thread counts its (s->clock's ids, sorted, apart)
+	 */
+	struct ehd__samples snap;
 	uint64_t last_scan;
 
 	/* where the stream goes: a spool read by the caller, or a file */
@@ -510,6 +513,7 @@ EHD_API void ehd_session_free(struct ehd_session *s)
 		ehd_session_stop(s);
 	ehd__drain_free(s->drain);
 	ehd__spool_free(s->spool);
+	free((void *)s->snap.skip);
 	free(s->drain_rings);
 	free(s->spool_dir);
 	ehd__buf_free(&s->meta);
@@ -1576,6 +1580,14 @@ static int start_drain(struct ehd_session *s)
 	return 0;
 }
 
+/* A circular session's count of what its snapshots write (snapshot()). */
+static int start_snapshots(struct ehd_session *s)
+{
+	s->snap.skip = ehd__sorted_ids(s->clock.ids, s->clock.n);
+	s->snap.nskip = s->clock.n;
+	return s->snap.skip ? 0 : fail(s, -ENOMEM, "out of memory");
+}
+
 EHD_API int ehd_session_start(struct ehd_session *s)
 {
 	size_t i;
@@ -1617,6 +1629,8 @@ EHD_API int ehd_session_start(struct ehd_session *s)
 				   strerror(errno));
 	if (!err && !(s->flags & EHD_SESSION_CIRCULAR))
 		err = start_drain(s);
+	else if (!err)
+		err = start_snapshots(s);
 	s->state = STARTED;	/* so that free() stops what was enabled */
 	s->aim_read = false;	/* a tracepoint found later reads it again */
 	if (err) {
@@ -1707,7 +1721,6 @@ static void snapshot_ring(struct ehd_session *s, size_t ring)
  */
 static int snapshot(struct ehd_session *s)
 {
-	struct ehd__samples sm = { .nskip = s->clock.n };
 	size_t i;
 	int err;
 
@@ -1716,17 +1729,9 @@ static int snapshot(struct ehd_session *s)
 	ehd__ps_finished_round(&s->out);
 	if (s->out_fd < 0 || s->out.err)
 		return put_out(s);	/* (its reader counts what it reads) */
-	/* Counted as the drain thread counts a pass's: what goes out. */
-	sm.skip = ehd__sorted_ids(s->clock.ids, s->clock.n);
-	if (!sm.skip) {
-		s->out.err = -ENOMEM;
-		return put_out(s);
-	}
-	err = ehd__sink_write_bounded(&s->sink, s->out.p, s->out.len, &sm);
-	free((void *)sm.skip);
+	err = ehd__sink_write_bounded(&s->sink, s->out.p, s->out.len,
+				      &s->snap);
 	s->out.len = 0;
-	s->snap_samples += sm.n;
-	s->snap_cpu_samples += sm.skipped;
 	return err ? sink_fail(s) : 0;
 }
 
@@ -2111,8 +2116,8 @@ EHD_API void ehd_session_stats(const struct ehd_session *s,
 	}
 	st->circular = !!(s->flags & EHD_SESSION_CIRCULAR);
 	if (st->circular && s->out_fd >= 0) {
-		st->samples = s->snap_samples;
-		st->cpu_samples = s->snap_cpu_samples;
+		st->samples = s->snap.n;
+		st->cpu_samples = s->snap.skipped;
 	}
 	st->limit_dropped = __atomic_load_n(&s->sink.limit_dropped,
 					    __ATOMIC_RELAXED);

@@ -174,7 +174,7 @@ static void test_bounded_counts(void **state)
 	assert_int_equal(ehd__sink_write_bounded(&k, r.data, at, &sm), 0);
 	assert_int_equal(sm.n, 2);
 	assert_int_equal(sm.skipped, 1);
-	/* A bound that lets in the first two records of a second time. */
+	/* The same again, under a bound that lets in its first two records. */
 	k.limit = at + 88 + 8;
 	assert_int_equal(ehd__sink_write_bounded(&k, r.data, at, &sm), 0);
 	assert_int_equal(sm.n, 3);
