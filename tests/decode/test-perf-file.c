@@ -1119,6 +1119,7 @@ static size_t lean_read(const struct blob *b, size_t *nsamples)
 			assert_int_equal(ehd__perf_parse_sample(f, l.data,
 								l.offset, &s),
 					 0);
+			ehd__perf_lean_fields(&l);
 			raw = s.raw;
 			assert_ptr_equal(l.desc, s.desc);
 			assert_int_equal(l.fields, s.desc->attr.sample_type);

@@ -1958,7 +1958,7 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	const uint64_t need = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
 	const uint8_t *p;
 	struct desc_priv *d;
-	uint64_t pos, st, v;
+	uint64_t pos, st;
 	uint16_t size;
 	uint32_t sz;
 	size_t n, o;
@@ -1992,20 +1992,30 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	out->data = p;
 	out->offset = pos;
 	out->desc = &d->pub;
-	out->fields = st;
 	out->time = at64(p + 8, d->lay.time);
-	out->cpu = (uint32_t)at64(p + 8, d->lay.cpu);
-	v = at64(p + 8, d->lay.tid);
-	out->pid = (uint32_t)v;
-	out->tid = (uint32_t)(v >> 32);
-	out->raw_off = (uint32_t)(8 + o + 4);
-	out->raw_size = sz;
-	memcpy(&out->misc, p + 4, 2);
 	out->size = size;
 	out->borrowed = f->borrowed;
 	f->rpos += size;
 	f->peeked_borrowed = f->borrowed;
 	return 1;
+}
+
+void ehd__perf_lean_fields(struct ehd__perf_lean *l)
+{
+	/* (the public part is the first member) */
+	const struct desc_priv *d = (const struct desc_priv *)l->desc;
+	const uint8_t *p = l->data;
+	uint64_t v;
+	uint32_t sz;
+
+	memcpy(&sz, p + 8 + d->lay.fixed, 4);
+	l->fields = d->pub.attr.sample_type;
+	l->cpu = (uint32_t)at64(p + 8, d->lay.cpu);
+	v = at64(p + 8, d->lay.tid);
+	l->pid = (uint32_t)v;
+	l->tid = (uint32_t)(v >> 32);
+	l->raw_off = (uint32_t)(8 + d->lay.fixed + 4);
+	l->raw_size = sz;
 }
 
 /* ---- open / close -------------------------------------------------------- */

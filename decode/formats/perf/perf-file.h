@@ -433,41 +433,55 @@ int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec
 
 /*
  * struct ehd__perf_lean - a sample as ehd__perf_next_lean() gives it:
- * what a reader sorting by time keeps of it, and no more
+ * what a reader sorting by time needs of it, and the rest when asked
  * @data: the record (header first), @size bytes, valid as
  *	ehd__perf_next()'s are; @borrowed as EHD__PERF_REC_BORROWED
  * @offset: its stream offset
  * @desc: its event
+ * @time: its time
+ *
+ * Set by ehd__perf_lean_fields() only, from @data (where it was given, or
+ * a copy):
  * @fields: its event's sample_type (TIME and RAW among them, no CALLCHAIN)
- * @time, @cpu, @pid, @tid: its fields (0 where absent)
+ * @cpu, @pid, @tid: its fields (0 where absent)
  * @raw_off, @raw_size: its raw data, at @data + @raw_off
  */
 struct ehd__perf_lean {
 	const uint8_t *data;
 	uint64_t offset;
 	const struct ehd__perf_event_desc *desc;
-	uint64_t fields;
 	uint64_t time;
+	uint16_t size;
+	bool borrowed;
+	uint64_t fields;
 	uint32_t cpu, pid, tid;
 	uint32_t raw_off, raw_size;
-	uint16_t misc, size;
-	bool borrowed;
 };
 
 /**
  * ehd__perf_next_lean() - read the next record if it is a plain sample
  * @f: the reader
- * @out: gets it
+ * @out: gets where it is, its event and its time
  *
  * A sample in the host's byte order, whole in the read buffer, of an
  * event whose fields are at fixed places (time and raw data, no call
  * chain), outside compressed data, is read this way at a fraction of
- * ehd__perf_next()'s cost. Anything else, or anything wrong with it, is
- * left where it is for ehd__perf_next().
+ * ehd__perf_next()'s cost: checked whole, but only its time read. Anything
+ * else, or anything wrong with it, is left where it is for
+ * ehd__perf_next().
  *
  * Return: 1 with @out set, 0 when the next record is for ehd__perf_next().
  */
 int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out);
+
+/**
+ * ehd__perf_lean_fields() - the rest of a sample ehd__perf_next_lean() gave
+ * @l: the sample, its @data and @desc as given (@data may be a copy)
+ *
+ * For a reader that holds samples before it looks at them: what it holds
+ * is their place and time, and the fields are read when it gives them out.
+ */
+void ehd__perf_lean_fields(struct ehd__perf_lean *l);
 
 /**
  * ehd__perf_session() - what the headers say

@@ -79,27 +79,45 @@ struct per_desc {
 };
 
 /*
- * A record held for sorting. A sample of a file in the host's byte order
- * is parsed once, when held: what sample_event() needs is kept, its
- * pointers as offsets in the record.
+ * What is kept of a held record other than a plain sample (a side-band
+ * record, or a sample the lean way does not read): its kind and its sample
+ * or sample_id fields. Those of a sample of a file in the host's byte
+ * order are parsed once, when held, its pointers kept as offsets in the
+ * record. It sits in the arena, before the record's copy if there is one.
  */
-struct held {
+struct rec_info {
 	uint64_t time;
 	uint32_t type;		/* PERF_RECORD_* */
 	uint16_t misc;
 	bool parsed;		/* the sample fields below are set */
 	uint32_t cpu;
 	uint64_t fields;	/* the sample_id fields there are */
-	uint64_t seq;
 	uint64_t offset;
-	const uint8_t *at;	/* the copy */
-	struct chunk *chunk;	/* ... and where it is */
-	size_t size;		/* its bytes, padded to 8 */
 	const struct ehd__perf_event_desc *desc;
 	uint32_t pid, tid;
 	uint32_t raw_off, raw_size;
 	uint32_t chain_off;
 	uint32_t chain_count;
+};
+
+/*
+ * A record held for sorting: when it was, where it is, and no more, so
+ * that holding, merging and giving out move few bytes. A plain sample
+ * (ehd__perf_next_lean()) is read again where it is when given out; of any
+ * other record, @info says the rest.
+ */
+struct held {
+	uint64_t time;
+	const uint8_t *at;	/* the record: its copy, or the session's */
+	struct chunk *chunk;	/* of its copy or info; NULL: none */
+	uint64_t offset;
+	union {
+		const struct ehd__perf_event_desc *desc;	/* @plain */
+		const struct rec_info *info;
+	};
+	uint32_t size;		/* its bytes, padded to 8 */
+	bool plain;
+	bool borrowed;		/* @at is the session's, until released */
 };
 
 struct perf_read {
@@ -116,12 +134,12 @@ struct perf_read {
 	/* a new process's inherited mappings, given after its ProcessCreate */
 	uint32_t inherit_pid;
 	size_t inherit_next;
-	struct held inherit_at;		/* time and cpu of the ProcessCreate */
+	struct rec_info inherit_at;	/* time and cpu of the ProcessCreate */
 	bool inheriting;
 	/* an exec: the new program's ProcessCreate, after the old's exit */
 	struct ehd_system exec_sys;
 	char exec_name[17], exec_ns[48];
-	struct held exec_at;
+	struct rec_info exec_at;
 	bool exec_pending;
 	/* ehd_reader_restate(): the processes there are, given again */
 	bool restating;
@@ -157,7 +175,6 @@ struct perf_read {
 	size_t runs[RUNS_MAX];	/* where each run after the first starts */
 	size_t nruns;		/* RUNS_MAX + 1: too many, sort */
 	bool native;		/* the input is in the host's byte order */
-	uint64_t seq;
 	uint64_t max_time;	/* latest time held so far */
 	uint64_t round_limit;	/* latest time before the previous round */
 	bool have_limit;
@@ -692,7 +709,7 @@ static bool unfollowed_fork(const struct perf_read *r,
  * The system event of a side-band record, in r->ev: time, and pid/tid
  * from its sample_id when it has one.
  */
-static void sideband_event(struct perf_read *r, const struct held *sid)
+static void sideband_event(struct perf_read *r, const struct rec_info *sid)
 {
 	struct ehd_event *ev = &r->ev;
 
@@ -707,7 +724,7 @@ static void sideband_event(struct perf_read *r, const struct held *sid)
 		ev->cpu = sid->cpu;
 }
 
-static void system_event(struct perf_read *r, const struct held *sid)
+static void system_event(struct perf_read *r, const struct rec_info *sid)
 {
 	struct ehd_event *ev = &r->ev;
 
@@ -731,7 +748,7 @@ static void system_event(struct perf_read *r, const struct held *sid)
  * leave, with stacks, in sched_switch samples, but their coming back only
  * in these. Return: true when it gives one (in r->ev).
  */
-static bool switch_in(struct perf_read *r, const struct held *h,
+static bool switch_in(struct perf_read *r, const struct rec_info *h,
 		      const void *data, size_t size)
 {
 	const uint8_t *p = (const uint8_t *)data + 8;
@@ -758,7 +775,7 @@ static bool switch_in(struct perf_read *r, const struct held *h,
  * EHD_READER_SYSTEM processes and mappings. Return: true when it gives a
  * system event (in r->ev).
  */
-static bool apply_task(struct perf_read *r, const struct held *h,
+static bool apply_task(struct perf_read *r, const struct rec_info *h,
 		       const void *data, size_t size)
 {
 	uint32_t type = h->type;
@@ -844,7 +861,7 @@ static bool inherited_mapping(struct perf_read *r)
  */
 static bool restated_event(struct perf_read *r)
 {
-	struct held at = { .time = r->last_time ? r->last_time - 1 : 0,
+	struct rec_info at = { .time = r->last_time ? r->last_time - 1 : 0,
 			   .fields = r->last_time ? PERF_SAMPLE_TIME : 0 };
 	const char *name;
 	uint32_t pid;
@@ -885,54 +902,84 @@ static void perf_restate(void *state)
 	r->restate_pid = 0;
 }
 
-static int cmp_held(const void *a, const void *b)
+/*
+ * Sort held[@lo..@hi) by time, arrival order kept for equal times, with
+ * @tmp as room: a merge sort, for when the runs are too many to merge.
+ */
+static void sort_held(struct held *h, struct held *tmp, size_t lo, size_t hi)
 {
-	const struct held *x = a, *y = b;
+	size_t mid = lo + (hi - lo) / 2, i = lo, j = mid, k = lo;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (hi - lo < 2)
+		return;
+	sort_held(h, tmp, lo, mid);
+	sort_held(h, tmp, mid, hi);
+	if (h[mid - 1].time <= h[mid].time)
+		return;
+	while (i < mid && j < hi)
+		tmp[k++] = h[j].time < h[i].time ? h[j++] : h[i++];
+	while (i < mid)
+		tmp[k++] = h[i++];
+	while (j < hi)
+		tmp[k++] = h[j++];
+	memcpy(h + lo, tmp + lo, (hi - lo) * sizeof(*h));
 }
 
-/* Keep the parsed fields of sample @rec (pointers as offsets) in @h. */
-static void keep_parse(struct held *h, const struct ehd__perf_record *rec)
+/* Keep the parsed fields of sample @rec (pointers as offsets) in @i. */
+static void keep_parse(struct rec_info *i, const struct ehd__perf_record *rec)
 {
 	const struct ehd__perf_sample *sm = &rec->sample;
 	const uint8_t *base = rec->data;
 
-	h->parsed = true;
-	h->desc = sm->desc;
-	h->pid = sm->pid;
-	h->tid = sm->tid;
-	h->raw_off = sm->raw ? (uint32_t)((const uint8_t *)sm->raw - base) : 0;
-	h->raw_size = sm->raw ? sm->raw_size : 0;
-	h->chain_off = sm->callchain ?
+	i->parsed = true;
+	i->desc = sm->desc;
+	i->pid = sm->pid;
+	i->tid = sm->tid;
+	i->raw_off = sm->raw ? (uint32_t)((const uint8_t *)sm->raw - base) : 0;
+	i->raw_size = sm->raw ? sm->raw_size : 0;
+	i->chain_off = sm->callchain ?
 		       (uint32_t)((const uint8_t *)sm->callchain - base) : 0;
-	h->chain_count = (uint32_t)sm->callchain_count;
+	i->chain_count = (uint32_t)sm->callchain_count;
 }
 
-/* The sample @h kept, in r->sample, its pointers into the copy. */
-static void held_sample(struct perf_read *r, const struct held *h)
+/* The sample @i kept of record @at, in r->sample, its pointers into @at. */
+static void held_sample(struct perf_read *r, const struct rec_info *i,
+			const uint8_t *at)
 {
 	struct ehd__perf_sample *sm = &r->sample;
-	const uint8_t *base = h->at;
 
 	memset(sm, 0, sizeof(*sm));
-	sm->fields = h->fields;
-	sm->desc = h->desc;
-	sm->time = h->time;
-	sm->cpu = h->cpu;
-	sm->pid = h->pid;
-	sm->tid = h->tid;
-	if (h->raw_off) {
-		sm->raw = base + h->raw_off;
-		sm->raw_size = h->raw_size;
+	sm->fields = i->fields;
+	sm->desc = i->desc;
+	sm->time = i->time;
+	sm->cpu = i->cpu;
+	sm->pid = i->pid;
+	sm->tid = i->tid;
+	if (i->raw_off) {
+		sm->raw = at + i->raw_off;
+		sm->raw_size = i->raw_size;
 	}
-	if (h->chain_off) {
-		sm->callchain = (const uint64_t *)(const void *)(base +
-								 h->chain_off);
-		sm->callchain_count = h->chain_count;
+	if (i->chain_off) {
+		sm->callchain = (const uint64_t *)(const void *)(at +
+								 i->chain_off);
+		sm->callchain_count = i->chain_count;
 	}
+}
+
+/* Plain sample @l, in r->sample. */
+static void lean_sample(struct perf_read *r, const struct ehd__perf_lean *l)
+{
+	struct ehd__perf_sample *sm = &r->sample;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->fields = l->fields;
+	sm->desc = l->desc;
+	sm->time = l->time;
+	sm->cpu = l->cpu;
+	sm->pid = l->pid;
+	sm->tid = l->tid;
+	sm->raw = l->data + l->raw_off;
+	sm->raw_size = l->raw_size;
 }
 
 /* A chunk none of whose records is held: kept for the next, or freed. */
@@ -1023,15 +1070,20 @@ static void free_chunks(struct perf_read *r)
 
 /*
  * A new held entry for a record of @rsize bytes at @data (copied unless
- * @borrowed) of time @time: room made, its run noted, the copy, time,
- * place and order set; the caller sets the rest. NULL: out of memory.
+ * @borrowed) of time @time and stream offset @offset, with its info
+ * before the copy in the arena when @info is given (set to where): room
+ * made, its run noted, its place set; the caller says what it is. NULL:
+ * out of memory.
  */
 static struct held *held_add(struct perf_read *r, const void *data,
-			     uint32_t rsize, bool borrowed, uint64_t time)
+			     uint32_t rsize, bool borrowed, uint64_t time,
+			     uint64_t offset, struct rec_info **info)
 {
 	size_t size = ((size_t)rsize + 7) & ~(size_t)7;
-	struct chunk *c;
+	size_t need = (borrowed ? 0 : size) + (info ? sizeof(**info) : 0);
+	struct chunk *c = NULL;
 	struct held *h;
+	uint8_t *p;
 
 	if (r->first && r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
 		/* Full, the first half given out: move the rest down. */
@@ -1059,8 +1111,7 @@ static struct held *held_add(struct perf_read *r, const void *data,
 		r->merged = h;
 		r->held_cap = cap;
 	}
-	c = borrowed ? r->cur : chunk_for(r, size);
-	if (!c && !borrowed)
+	if (need && !(c = chunk_for(r, need)))
 		return NULL;
 	/* A record older than the one before starts a new run. */
 	if (r->nheld > r->first && time < r->held[r->nheld - 1].time &&
@@ -1073,65 +1124,65 @@ static struct held *held_add(struct perf_read *r, const void *data,
 	h->time = time;
 	if (time > r->max_time)
 		r->max_time = time;
-	h->seq = r->seq++;
-	h->size = size;
-	r->held_bytes += size;
-	if (borrowed) {
-		/* Where the session has it, until released (keep_rest()). */
-		h->at = data;
-		h->chunk = NULL;
-		return h;
-	}
-	h->at = c->data + c->len;
+	h->offset = offset;
+	h->size = (uint32_t)size;
+	h->borrowed = borrowed;
 	h->chunk = c;
-	memcpy(c->data + c->len, data, rsize);
-	c->len += size;
+	/* Borrowed: where the session has it, until released (keep_rest()). */
+	h->at = data;
+	r->held_bytes += size;
+	if (!c)
+		return h;
+	p = c->data + c->len;
+	c->len += need;
 	c->live++;
+	if (info) {
+		*info = (struct rec_info *)(void *)p;
+		p += sizeof(**info);
+	}
+	if (!borrowed) {
+		memcpy(p, data, rsize);
+		h->at = p;
+	}
 	return h;
 }
 
 static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
 {
+	struct rec_info *i;
 	struct held *h = held_add(r, rec->data, rec->size,
 				  rec->flags & EHD__PERF_REC_BORROWED,
-				  rec->sample.time);
+				  rec->sample.time, rec->offset, &i);
 
 	if (!h)
 		return ehd__err_set(r->err, -ENOMEM, rec->offset,
 				    "out of memory");
-	h->type = rec->type;
-	h->misc = rec->misc;
-	h->cpu = rec->sample.cpu;
-	h->fields = rec->sample.fields;
-	h->offset = rec->offset;
-	h->parsed = false;
+	h->plain = false;
+	h->info = i;
+	i->time = rec->sample.time;
+	i->type = rec->type;
+	i->misc = rec->misc;
+	i->cpu = rec->sample.cpu;
+	i->fields = rec->sample.fields;
+	i->offset = rec->offset;
+	i->parsed = false;
 	if (rec->type == PERF_RECORD_SAMPLE && r->native &&
 	    !(rec->flags & EHD__PERF_REC_DECOMPRESSED))
-		keep_parse(h, rec);
+		keep_parse(i, rec);
 	return 0;
 }
 
-/* Hold sample @l, parsed as keep_parse() would have it. */
+/* Hold plain sample @l: its place and time (read again when given out). */
 static int hold_lean(struct perf_read *r, const struct ehd__perf_lean *l)
 {
-	struct held *h = held_add(r, l->data, l->size, l->borrowed, l->time);
+	struct held *h = held_add(r, l->data, l->size, l->borrowed, l->time,
+				  l->offset, NULL);
 
 	if (!h)
 		return ehd__err_set(r->err, -ENOMEM, l->offset,
 				    "out of memory");
-	h->type = PERF_RECORD_SAMPLE;
-	h->misc = l->misc;
-	h->cpu = l->cpu;
-	h->fields = l->fields;
-	h->offset = l->offset;
-	h->parsed = true;
+	h->plain = true;
 	h->desc = l->desc;
-	h->pid = l->pid;
-	h->tid = l->tid;
-	h->raw_off = l->raw_off;
-	h->raw_size = l->raw_size;
-	h->chain_off = 0;
-	h->chain_count = 0;
 	return 0;
 }
 
@@ -1187,8 +1238,7 @@ static void order_held(struct perf_read *r)
 	if (!r->nruns)
 		return;
 	if (r->nruns > RUNS_MAX) {
-		qsort(r->held + r->first, r->nheld - r->first, sizeof(*r->held),
-		      cmp_held);
+		sort_held(r->held, r->merged, r->first, r->nheld);
 		r->nruns = 0;
 		return;
 	}
@@ -1256,41 +1306,41 @@ static void keep_rest(struct perf_read *r)
 		return;
 	pos = ehd__perf_position(r->perf);
 	for (i = r->first; i < r->nheld; i++)
-		if (!r->held[i].chunk && r->held[i].offset < pos)
+		if (r->held[i].borrowed && r->held[i].offset < pos)
 			pos = r->held[i].offset;
 	release_stream(r, pos);
 }
 
 /*
- * Held sample @h to the sink as a row, if it is an EventHeader event of
- * the identity its tracepoint's last event had (keep_known()), without a
- * stack, and the sink takes it: true if taken. What the row says is what
- * make_event() would say of the event.
+ * Sample @l to the sink as a row, if it is an EventHeader event of the
+ * identity its tracepoint's last event had (keep_known()), and the sink
+ * takes it: true if taken. What the row says is what make_event() would
+ * say of the event.
  */
-static bool pass_row(struct perf_read *r, const struct held *h)
+static bool pass_row(struct perf_read *r, const struct ehd__perf_lean *l)
 {
-	const struct ehd__perf_event_desc *d = h->desc;
+	const struct ehd__perf_event_desc *d = l->desc;
 	const struct known *k;
 	struct ehd__eh_row row;
 	const uint8_t *eh;
 	size_t size;
 	int ret;
 
-	if (!d || d->eh_offset < 0 || d->index >= r->ndescs || h->chain_off ||
-	    !h->raw_off || !(h->fields & PERF_SAMPLE_TIME) ||
-	    (uint32_t)d->eh_offset > h->raw_size)
+	if (!d || d->eh_offset < 0 || d->index >= r->ndescs ||
+	    !(l->fields & PERF_SAMPLE_TIME) ||
+	    (uint32_t)d->eh_offset > l->raw_size)
 		return false;
 	k = r->descs[d->index].known;
-	eh = h->at + h->raw_off + d->eh_offset;
-	size = h->raw_size - (uint32_t)d->eh_offset;
+	eh = l->data + l->raw_off + d->eh_offset;
+	size = l->raw_size - (uint32_t)d->eh_offset;
 	if (!k || !k->key || size < k->len ||
 	    !ehd__same_bytes(eh, k->bytes, k->len))
 		return false;
 	row.key = k->key;
-	row.context = sample_context(r, h->fields, h->time, &row.time);
-	row.cpu = h->cpu;
-	row.pid = h->pid;
-	row.tid = h->tid;
+	row.context = sample_context(r, l->fields, l->time, &row.time);
+	row.cpu = l->cpu;
+	row.pid = l->pid;
+	row.tid = l->tid;
 	row.names_gen = names_gen(r);
 	row.payload = eh + k->len;
 	row.payload_size = size - k->len;
@@ -1304,11 +1354,36 @@ static bool pass_row(struct perf_read *r, const struct held *h)
 }
 
 /*
+ * Sample @i kept of record @at as a plain one in @l, for pass_row(): NULL
+ * when it has a call chain (a row has no stack) or no raw data.
+ */
+static const struct ehd__perf_lean *
+info_lean(const struct rec_info *i, const uint8_t *at, struct ehd__perf_lean *l)
+{
+	if (i->chain_off || !i->raw_off)
+		return NULL;
+	l->data = at;
+	l->desc = i->desc;
+	l->fields = i->fields;
+	l->time = i->time;
+	l->cpu = i->cpu;
+	l->pid = i->pid;
+	l->tid = i->tid;
+	l->raw_off = i->raw_off;
+	l->raw_size = i->raw_size;
+	return l;
+}
+
+/*
  * The next held sample (1), or 0 when all those due are out, or
- * ROWS_PASSED when the sink has taken its most; names applied.
+ * ROWS_PASSED when the sink has taken its most; names applied. A plain
+ * sample is read here, from where it is held.
  */
 static int drain(struct perf_read *r)
 {
+	const struct ehd__perf_lean *lean;
+	const struct rec_info *i;
+	struct ehd__perf_lean l;
 	struct held *h;
 	int err;
 
@@ -1319,25 +1394,39 @@ static int drain(struct perf_read *r)
 			return 0;
 		}
 		h = &r->held[r->next_held++];
-		if (h->fields & PERF_SAMPLE_TIME)
-			r->last_time = h->time;
 		r->held_bytes -= h->size;
 		r->given = h->chunk;	/* released at the next call */
 		h->chunk = NULL;
-		if (task_record(r, h->type)) {
-			if (apply_task(r, h, h->at, h->size))
-				return 1;
-			release_given(r);
-			continue;
+		i = NULL;
+		if (h->plain) {
+			r->last_time = h->time;
+			l.data = h->at;
+			l.desc = h->desc;
+			l.time = h->time;
+			ehd__perf_lean_fields(&l);
+			lean = &l;
+		} else {
+			i = h->info;
+			if (i->fields & PERF_SAMPLE_TIME)
+				r->last_time = h->time;
+			if (task_record(r, i->type)) {
+				if (apply_task(r, i, h->at, h->size))
+					return 1;
+				release_given(r);
+				continue;
+			}
+			lean = i->parsed ? info_lean(i, h->at, &l) : NULL;
 		}
-		if (r->sink && h->parsed && pass_row(r, h)) {
+		if (r->sink && lean && pass_row(r, lean)) {
 			release_given(r);
 			if (r->sink->taken >= r->sink->max || r->sink->err)
 				return ROWS_PASSED;
 			continue;
 		}
-		if (h->parsed) {
-			held_sample(r, h);
+		if (!i) {
+			lean_sample(r, lean);
+		} else if (i->parsed) {
+			held_sample(r, i, h->at);
 		} else {
 			err = ehd__perf_parse_sample(r->perf, h->at, h->offset,
 						     &r->sample);
@@ -1442,7 +1531,7 @@ static int next_event(struct perf_read *r)
 			/* Names change in time order with the samples. */
 			if (!sort || !rec->has_sample ||
 			    !(rec->sample.fields & PERF_SAMPLE_TIME)) {
-				struct held h = {
+				struct rec_info h = {
 					.type = rec->type, .misc = rec->misc,
 					.offset = rec->offset,
 				};
