@@ -1171,6 +1171,96 @@ static void test_lean(void **state)
 	free(other.p);
 }
 
+/* A view source: the whole blob at once, where it is. */
+struct whole_view {
+	const struct blob *b;
+	bool given;
+};
+
+static int whole_view(void *ctx, const void **p, size_t *n)
+{
+	struct whole_view *v = ctx;
+
+	if (v->given)
+		return 0;
+	v->given = true;
+	*p = v->b->p;
+	*n = v->b->len;
+	return 1;
+}
+
+static ssize_t no_source(void *ctx, void *buf, size_t n)
+{
+	(void)ctx;
+	(void)buf;
+	(void)n;
+	return -EIO;
+}
+
+/* A caller's own entry around a place, as a reader holding them has. */
+struct placed {
+	uint64_t before;
+	struct ehd__perf_place pl;
+	uint64_t after;
+};
+
+/*
+ * Samples read where a view has them, in runs of up to 7 at a time: each
+ * place is the sample the usual way reads (its time, event, offset and
+ * bytes), the caller's entries around it untouched, and every sample read
+ * once, whichever way.
+ */
+static void test_places(void **state)
+{
+	struct whole_view v = { .b = &pipe_data };
+	const struct ehd__perf_record *rec;
+	struct ehd__perf_sample s;
+	struct ehd__perf_file *f;
+	struct placed e[7];
+	size_t placed = 0, samples = 0, n, k;
+	int r;
+
+	(void)state;
+	assert_int_equal(ehd__perf_new(&f), 0);
+	assert_int_equal(ehd__perf_open_view(f, whole_view, no_source, &v,
+					     "view"), 0);
+	for (;;) {
+		memset(e, 0xa5, sizeof(e));
+		n = ehd__perf_next_places(f, &e[0].pl, sizeof(e[0]), 7);
+		assert_true(n <= 7);
+		for (k = 0; k < n; k++) {
+			assert_int_equal(e[k].before, 0xa5a5a5a5a5a5a5a5ull);
+			assert_int_equal(e[k].after, 0xa5a5a5a5a5a5a5a5ull);
+			assert_true(e[k].pl.borrowed);
+			assert_int_equal(le32(e[k].pl.data), PERF_RECORD_SAMPLE);
+			assert_int_equal(e[k].pl.size, e[k].pl.data[6] |
+					 e[k].pl.data[7] << 8);
+			/* in the view, where the stream offset says */
+			assert_ptr_equal(e[k].pl.data,
+					 pipe_data.p + e[k].pl.offset);
+			assert_int_equal(ehd__perf_parse_sample(f,
+						e[k].pl.data, e[k].pl.offset,
+						&s), 0);
+			assert_ptr_equal(e[k].pl.desc, s.desc);
+			assert_int_equal(e[k].pl.time, s.time);
+		}
+		if (n < 7)
+			assert_int_equal(e[n].before, 0xa5a5a5a5a5a5a5a5ull);
+		placed += n;
+		samples += n;
+		if (n)
+			continue;
+		r = ehd__perf_next(f, &rec);
+		assert_true(r >= 0);
+		if (!r)
+			break;
+		samples += rec->type == PERF_RECORD_SAMPLE;
+	}
+	assert_int_equal(samples, 551);
+	assert_true(placed > 500);
+	ehd__perf_free(f);
+}
+
 /* ---- a hand-made file in both byte orders -------------------------------- */
 
 #define HM_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -1572,6 +1662,7 @@ int main(void)
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_lean),
+		cmocka_unit_test(test_places),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_damaged),

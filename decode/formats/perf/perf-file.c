@@ -1953,31 +1953,42 @@ int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec
 	}
 }
 
-int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
+/* Whether the records from here may be read the lean way at all. */
+static inline bool lean_ok(const struct ehd__perf_file *f)
+{
+	/* Samples of the host's byte order only, outside compressed data. */
+	return !f->err.err && f->opened && !f->swap && !f->zds && f->ndesc &&
+	       !f->sid_conflict;
+}
+
+/*
+ * The event of the next record when it is a plain sample (see
+ * ehd__perf_next_lean()), with where it is in *@p, its offset and size:
+ * not taken. NULL otherwise.
+ */
+static inline struct desc_priv *plain_here(struct ehd__perf_file *f,
+					   const uint8_t **p, uint64_t *pos,
+					   uint16_t *size)
 {
 	const uint64_t need = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
-	const uint8_t *p;
 	struct desc_priv *d;
-	uint64_t pos, st;
-	uint16_t size;
+	uint64_t st;
 	uint32_t sz;
 	size_t n, o;
 
-	/* Samples of the host's byte order only, outside compressed data. */
-	if (f->err.err || !f->opened || f->swap || f->zds || !f->ndesc ||
-	    f->sid_conflict || !(p = record_here(f, &pos, &size)) ||
-	    ehd__get32(p) != PERF_RECORD_SAMPLE)
-		return 0;
-	n = size - 8u;
+	if (!(*p = record_here(f, pos, size)) ||
+	    ehd__get32(*p) != PERF_RECORD_SAMPLE)
+		return NULL;
+	n = *size - 8u;
 	d = f->descs[0];
 	if (f->sid_pos >= 0) {
 		if (n < (size_t)f->sid_pos + 8)
-			return 0;
-		d = sample_desc(f, ehd__get64(p + 8 + f->sid_pos));
+			return NULL;
+		d = sample_desc(f, ehd__get64(*p + 8 + f->sid_pos));
 		if (!d && f->ndesc == 1)
 			d = f->descs[0];
 		if (!d)
-			return 0;
+			return NULL;
 	}
 	if (!d->lay.state)
 		plan_layout(f, d);
@@ -1985,9 +1996,19 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	o = d->lay.fixed;
 	if (d->lay.state <= 0 || (st & need) != need ||
 	    (st & PERF_SAMPLE_CALLCHAIN) || n < o + 4)
-		return 0;
-	memcpy(&sz, p + 8 + o, 4);
-	if (sz > n - o - 4)
+		return NULL;
+	memcpy(&sz, *p + 8 + o, 4);
+	return sz > n - o - 4 ? NULL : d;
+}
+
+int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
+{
+	struct desc_priv *d;
+	const uint8_t *p;
+	uint64_t pos;
+	uint16_t size;
+
+	if (!lean_ok(f) || !(d = plain_here(f, &p, &pos, &size)))
 		return 0;
 	out->data = p;
 	out->offset = pos;
@@ -1998,6 +2019,35 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	f->rpos += size;
 	f->peeked_borrowed = f->borrowed;
 	return 1;
+}
+
+size_t ehd__perf_next_places(struct ehd__perf_file *f,
+			     struct ehd__perf_place *out, size_t stride,
+			     size_t max)
+{
+	struct ehd__perf_place *o;
+	struct desc_priv *d;
+	const uint8_t *p;
+	uint64_t pos;
+	uint16_t size;
+	size_t n;
+
+	if (!f->borrowed || !lean_ok(f))
+		return 0;
+	for (n = 0; n < max && (d = plain_here(f, &p, &pos, &size)); n++) {
+		o = (struct ehd__perf_place *)(void *)((uint8_t *)out +
+						       n * stride);
+		o->time = at64(p + 8, d->lay.time);
+		o->data = p;
+		o->offset = pos;
+		o->desc = &d->pub;
+		o->size = size;
+		o->borrowed = true;
+		f->rpos += size;
+	}
+	if (n)
+		f->peeked_borrowed = true;
+	return n;
 }
 
 void ehd__perf_lean_fields(struct ehd__perf_lean *l)

@@ -474,6 +474,46 @@ struct ehd__perf_lean {
  */
 int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out);
 
+/*
+ * struct ehd__perf_place - where and when a plain sample is, as
+ * ehd__perf_next_places() gives it
+ * @time: its time
+ * @data: the record (header first), @size bytes, borrowed (see
+ *	EHD__PERF_REC_BORROWED): it stays where it is until released
+ * @offset: its stream offset
+ * @desc: its event
+ * @borrowed: true (for a reader that also holds records it copied)
+ */
+struct ehd__perf_place {
+	uint64_t time;
+	const uint8_t *data;
+	uint64_t offset;
+	const struct ehd__perf_event_desc *desc;
+	uint32_t size;
+	bool borrowed;
+};
+
+/**
+ * ehd__perf_next_places() - read the plain samples that come next, in one
+ * call, where they are borrowed
+ * @f: the reader
+ * @out: gets the first, and each next one @stride bytes after the one
+ *	before (so that a caller's own entries can hold them)
+ * @stride: at least sizeof(*@out)
+ * @max: the most to read
+ *
+ * The samples ehd__perf_next_lean() would read, one after the other, while
+ * they are borrowed from a view (ehd__perf_open_view()): a reader that
+ * holds them reads a run of them without a call and a copy each.
+ * ehd__perf_lean_fields() reads the rest of one (@data and @desc given).
+ *
+ * Return: how many were read; 0 when the next record is for
+ * ehd__perf_next_lean() or ehd__perf_next().
+ */
+size_t ehd__perf_next_places(struct ehd__perf_file *f,
+			     struct ehd__perf_place *out, size_t stride,
+			     size_t max);
+
 /**
  * ehd__perf_lean_fields() - the rest of a sample ehd__perf_next_lean() gave
  * @l: the sample, its @data and @desc as given (@data may be a copy)

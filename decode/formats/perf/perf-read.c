@@ -103,21 +103,13 @@ struct rec_info {
 /*
  * A record held for sorting: when it was, where it is, and no more, so
  * that holding, merging and giving out move few bytes. A plain sample
- * (ehd__perf_next_lean()) is read again where it is when given out; of any
- * other record, @info says the rest.
+ * (ehd__perf_next_lean(), ehd__perf_next_places()) is read again where it
+ * is when given out; of any other record, @info says the rest.
  */
 struct held {
-	uint64_t time;
-	const uint8_t *at;	/* the record: its copy, or the session's */
+	struct ehd__perf_place pl;	/* pl.desc: NULL but for a plain one */
+	const struct rec_info *info;	/* NULL: a plain sample */
 	struct chunk *chunk;	/* of its copy or info; NULL: none */
-	uint64_t offset;
-	union {
-		const struct ehd__perf_event_desc *desc;	/* @plain */
-		const struct rec_info *info;
-	};
-	uint32_t size;		/* its bytes, padded to 8 */
-	bool plain;
-	bool borrowed;		/* @at is the session's, until released */
 };
 
 struct perf_read {
@@ -914,10 +906,10 @@ static void sort_held(struct held *h, struct held *tmp, size_t lo, size_t hi)
 		return;
 	sort_held(h, tmp, lo, mid);
 	sort_held(h, tmp, mid, hi);
-	if (h[mid - 1].time <= h[mid].time)
+	if (h[mid - 1].pl.time <= h[mid].pl.time)
 		return;
 	while (i < mid && j < hi)
-		tmp[k++] = h[j].time < h[i].time ? h[j++] : h[i++];
+		tmp[k++] = h[j].pl.time < h[i].pl.time ? h[j++] : h[i++];
 	while (i < mid)
 		tmp[k++] = h[i++];
 	while (j < hi)
@@ -1068,22 +1060,10 @@ static void free_chunks(struct perf_read *r)
 	r->nspare = 0;
 }
 
-/*
- * A new held entry for a record of @rsize bytes at @data (copied unless
- * @borrowed) of time @time and stream offset @offset, with its info
- * before the copy in the arena when @info is given (set to where): room
- * made, its run noted, its place set; the caller says what it is. NULL:
- * out of memory.
- */
-static struct held *held_add(struct perf_read *r, const void *data,
-			     uint32_t rsize, bool borrowed, uint64_t time,
-			     uint64_t offset, struct rec_info **info)
+/* Room for one more held entry at least: 0, or -ENOMEM. */
+static int held_room(struct perf_read *r)
 {
-	size_t size = ((size_t)rsize + 7) & ~(size_t)7;
-	size_t need = (borrowed ? 0 : size) + (info ? sizeof(**info) : 0);
-	struct chunk *c = NULL;
 	struct held *h;
-	uint8_t *p;
 
 	if (r->first && r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
 		/* Full, the first half given out: move the rest down. */
@@ -1103,33 +1083,60 @@ static struct held *held_add(struct perf_read *r, const void *data,
 
 		h = realloc(r->held, cap * sizeof(*h));
 		if (!h)
-			return NULL;
+			return -ENOMEM;
 		r->held = h;
 		h = realloc(r->merged, cap * sizeof(*h));
 		if (!h)
-			return NULL;
+			return -ENOMEM;
 		r->merged = h;
 		r->held_cap = cap;
 	}
-	if (need && !(c = chunk_for(r, need)))
-		return NULL;
-	/* A record older than the one before starts a new run. */
-	if (r->nheld > r->first && time < r->held[r->nheld - 1].time &&
+	return 0;
+}
+
+/* A record of @time is held next: a new run if older than the one before. */
+static inline void note_run(struct perf_read *r, uint64_t time)
+{
+	if (r->nheld > r->first && time < r->held[r->nheld - 1].pl.time &&
 	    r->nruns <= RUNS_MAX) {
 		if (r->nruns < RUNS_MAX)
 			r->runs[r->nruns] = r->nheld;
 		r->nruns++;
 	}
-	h = &r->held[r->nheld++];
-	h->time = time;
 	if (time > r->max_time)
 		r->max_time = time;
-	h->offset = offset;
-	h->size = (uint32_t)size;
-	h->borrowed = borrowed;
+}
+
+/*
+ * A new held entry for a record of @rsize bytes at @data (copied unless
+ * @borrowed) of time @time and stream offset @offset, with its info
+ * before the copy in the arena when @info is given (set to where): room
+ * made, its run noted, its place set; the caller says what it is. NULL:
+ * out of memory.
+ */
+static struct held *held_add(struct perf_read *r, const void *data,
+			     uint32_t rsize, bool borrowed, uint64_t time,
+			     uint64_t offset, struct rec_info **info)
+{
+	size_t size = ((size_t)rsize + 7) & ~(size_t)7;
+	size_t need = (borrowed ? 0 : size) + (info ? sizeof(**info) : 0);
+	struct chunk *c = NULL;
+	struct held *h;
+	uint8_t *p;
+
+	if (held_room(r))
+		return NULL;
+	if (need && !(c = chunk_for(r, need)))
+		return NULL;
+	note_run(r, time);
+	h = &r->held[r->nheld++];
+	h->pl.time = time;
+	h->pl.offset = offset;
+	h->pl.size = (uint32_t)size;
+	h->pl.borrowed = borrowed;
 	h->chunk = c;
 	/* Borrowed: where the session has it, until released (keep_rest()). */
-	h->at = data;
+	h->pl.data = data;
 	r->held_bytes += size;
 	if (!c)
 		return h;
@@ -1142,7 +1149,7 @@ static struct held *held_add(struct perf_read *r, const void *data,
 	}
 	if (!borrowed) {
 		memcpy(p, data, rsize);
-		h->at = p;
+		h->pl.data = p;
 	}
 	return h;
 }
@@ -1157,7 +1164,7 @@ static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
 	if (!h)
 		return ehd__err_set(r->err, -ENOMEM, rec->offset,
 				    "out of memory");
-	h->plain = false;
+	h->pl.desc = NULL;
 	h->info = i;
 	i->time = rec->sample.time;
 	i->type = rec->type;
@@ -1181,9 +1188,38 @@ static int hold_lean(struct perf_read *r, const struct ehd__perf_lean *l)
 	if (!h)
 		return ehd__err_set(r->err, -ENOMEM, l->offset,
 				    "out of memory");
-	h->plain = true;
-	h->desc = l->desc;
+	h->info = NULL;
+	h->pl.desc = l->desc;
 	return 0;
+}
+
+/*
+ * Hold the plain samples that come next where the session has them, read
+ * in one call into the held entries: 1 if there were any, 0 if none, or
+ * -ENOMEM.
+ */
+static int hold_places(struct perf_read *r)
+{
+	struct held *h;
+	size_t n, k;
+
+	if (held_room(r))
+		return ehd__err_set(r->err, -ENOMEM, ehd__perf_position(r->perf),
+				    "out of memory");
+	h = r->held + r->nheld;
+	n = ehd__perf_next_places(r->perf, &h->pl, sizeof(*h),
+				  r->held_cap - r->nheld);
+	for (k = 0; k < n; k++, h++) {
+		note_run(r, h->pl.time);
+		h->info = NULL;
+		h->chunk = NULL;
+		r->held_bytes += h->pl.size;
+		r->stats.tracepoint_samples +=
+			h->pl.desc->attr.type == PERF_TYPE_TRACEPOINT;
+		r->nheld++;
+	}
+	r->stats.records += n;
+	return n > 0;
 }
 
 /*
@@ -1193,7 +1229,7 @@ static int hold_lean(struct perf_read *r, const struct ehd__perf_lean *l)
 static inline bool head_before(const struct held *h, const size_t *pos,
 			       size_t a, size_t b)
 {
-	uint64_t ta = h[pos[a]].time, tb = h[pos[b]].time;
+	uint64_t ta = h[pos[a]].pl.time, tb = h[pos[b]].pl.time;
 
 	return ta < tb || (ta == tb && a < b);
 }
@@ -1283,7 +1319,7 @@ static void start_drain(struct perf_read *r, bool all, uint64_t limit)
 
 	order_held(r);
 	if (!all)
-		while (n > r->first && r->held[n - 1].time > limit)
+		while (n > r->first && r->held[n - 1].pl.time > limit)
 			n--;
 	r->next_held = r->first;
 	r->drain_end = n;
@@ -1306,8 +1342,8 @@ static void keep_rest(struct perf_read *r)
 		return;
 	pos = ehd__perf_position(r->perf);
 	for (i = r->first; i < r->nheld; i++)
-		if (r->held[i].borrowed && r->held[i].offset < pos)
-			pos = r->held[i].offset;
+		if (r->held[i].pl.borrowed && r->held[i].pl.offset < pos)
+			pos = r->held[i].pl.offset;
 	release_stream(r, pos);
 }
 
@@ -1394,28 +1430,28 @@ static int drain(struct perf_read *r)
 			return 0;
 		}
 		h = &r->held[r->next_held++];
-		r->held_bytes -= h->size;
+		r->held_bytes -= h->pl.size;
 		r->given = h->chunk;	/* released at the next call */
 		h->chunk = NULL;
 		i = NULL;
-		if (h->plain) {
-			r->last_time = h->time;
-			l.data = h->at;
-			l.desc = h->desc;
-			l.time = h->time;
+		if (!h->info) {
+			r->last_time = h->pl.time;
+			l.data = h->pl.data;
+			l.desc = h->pl.desc;
+			l.time = h->pl.time;
 			ehd__perf_lean_fields(&l);
 			lean = &l;
 		} else {
 			i = h->info;
 			if (i->fields & PERF_SAMPLE_TIME)
-				r->last_time = h->time;
+				r->last_time = h->pl.time;
 			if (task_record(r, i->type)) {
-				if (apply_task(r, i, h->at, h->size))
+				if (apply_task(r, i, h->pl.data, h->pl.size))
 					return 1;
 				release_given(r);
 				continue;
 			}
-			lean = i->parsed ? info_lean(i, h->at, &l) : NULL;
+			lean = i->parsed ? info_lean(i, h->pl.data, &l) : NULL;
 		}
 		if (r->sink && lean && pass_row(r, lean)) {
 			release_given(r);
@@ -1426,14 +1462,14 @@ static int drain(struct perf_read *r)
 		if (!i) {
 			lean_sample(r, lean);
 		} else if (i->parsed) {
-			held_sample(r, i, h->at);
+			held_sample(r, i, h->pl.data);
 		} else {
-			err = ehd__perf_parse_sample(r->perf, h->at, h->offset,
+			err = ehd__perf_parse_sample(r->perf, h->pl.data, h->pl.offset,
 						     &r->sample);
 			if (err)
 				return perf_fail(r, err);
 		}
-		if (sample_event(r, &r->sample, h->offset))
+		if (sample_event(r, &r->sample, h->pl.offset))
 			return 1;
 		release_given(r);
 	}
@@ -1493,6 +1529,15 @@ static int next_event(struct perf_read *r)
 		if (r->at_end)
 			return 0;
 		/* Plain samples, the most of a recording: the short way. */
+		if (sort && r->native && r->session) {
+			ret = hold_places(r);
+			if (ret < 0)
+				return ret;
+			if (ret) {
+				held_most(r);
+				continue;
+			}
+		}
 		if (sort && r->native &&
 		    ehd__perf_next_lean(r->perf, &lean) > 0) {
 			r->stats.records++;
