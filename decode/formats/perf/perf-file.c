@@ -59,23 +59,11 @@ enum name_level {
 	NAME_DESC,	/* EVENT_DESC feature */
 };
 
-/*
- * Where the fixed fields of a sample are, worked out once per event when
- * they all come before the call chain and the file is in the host's byte
- * order (the usual case): parse_sample() then loads them directly.
- */
-struct sample_layout {
-	int8_t state;		/* 0 unknown, 1 fast, -1 not */
-	uint8_t ip, tid, time, addr, id, stream_id, cpu, period; /* +1 */
-	uint16_t fixed;		/* bytes before the call chain or raw data */
-};
-
 struct desc_priv {
 	struct ehd__perf_event_desc pub;
 	char *name;
 	enum name_level level;
 	uint64_t *ids;
-	struct sample_layout lay;
 };
 
 struct ehd__perf_file {
@@ -1470,7 +1458,7 @@ static void plan_layout(const struct ehd__perf_file *f, struct desc_priv *d)
 		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
 		PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
 	uint64_t st = d->pub.attr.sample_type;
-	struct sample_layout *l = &d->lay;
+	struct ehd__perf_layout *l = &d->pub.lay;
 	uint8_t *at[] = { NULL, &l->ip, &l->tid, &l->time, &l->addr, &l->id,
 			  &l->stream_id, &l->cpu, &l->period };
 	unsigned int o = 0, i;
@@ -1490,21 +1478,12 @@ static void plan_layout(const struct ehd__perf_file *f, struct desc_priv *d)
 	l->state = 1;
 }
 
-static uint64_t at64(const uint8_t *p, uint8_t at)
-{
-	uint64_t v = 0;
-
-	if (at)
-		memcpy(&v, p + at - 1, 8);
-	return v;
-}
-
 /* parse_sample() for a fast layout: every member set, no byte swapped. */
 static int parse_fast(struct ehd__perf_file *f, const struct desc_priv *d,
 		      const uint8_t *p, size_t n, uint64_t off,
 		      struct ehd__perf_sample *s)
 {
-	const struct sample_layout *l = &d->lay;
+	const struct ehd__perf_layout *l = &d->pub.lay;
 	uint64_t st = d->pub.attr.sample_type, nr, v;
 	size_t o = l->fixed;
 	uint32_t sz;
@@ -1512,21 +1491,21 @@ static int parse_fast(struct ehd__perf_file *f, const struct desc_priv *d,
 	if (n < o)
 		goto short_sample;
 	s->fields = st;
-	s->ip = at64(p, l->ip);
-	v = at64(p, l->tid);
+	s->ip = ehd__perf_at64(p, l->ip);
+	v = ehd__perf_at64(p, l->tid);
 	s->pid = (uint32_t)v;
 	s->tid = (uint32_t)(v >> 32);
-	s->time = at64(p, l->time);
-	s->addr = at64(p, l->addr);
+	s->time = ehd__perf_at64(p, l->time);
+	s->addr = ehd__perf_at64(p, l->addr);
 	if (l->id)
-		s->id = at64(p, l->id);
+		s->id = ehd__perf_at64(p, l->id);
 	else if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = at64(p, 1);
+		s->id = ehd__perf_at64(p, 1);
 	else
 		s->id = 0;
-	s->stream_id = at64(p, l->stream_id);
-	s->cpu = (uint32_t)at64(p, l->cpu);
-	s->period = at64(p, l->period);
+	s->stream_id = ehd__perf_at64(p, l->stream_id);
+	s->cpu = (uint32_t)ehd__perf_at64(p, l->cpu);
+	s->period = ehd__perf_at64(p, l->period);
 	s->read = NULL;
 	s->read_count = 0;
 	s->callchain = NULL;
@@ -1600,9 +1579,9 @@ static int parse_sample(struct ehd__perf_file *f, const uint8_t *p, size_t n,
 		if (!d && f->ndesc == 1)
 			d = f->descs[0];
 	}
-	if (d && !d->lay.state)
+	if (d && !d->pub.lay.state)
 		plan_layout(f, d);
-	if (d && d->lay.state > 0) {
+	if (d && d->pub.lay.state > 0) {
 		s->desc = &d->pub;
 		return parse_fast(f, d, p, n, off, s);
 	}
@@ -1990,11 +1969,11 @@ static inline struct desc_priv *plain_here(struct ehd__perf_file *f,
 		if (!d)
 			return NULL;
 	}
-	if (!d->lay.state)
+	if (!d->pub.lay.state)
 		plan_layout(f, d);
 	st = d->pub.attr.sample_type;
-	o = d->lay.fixed;
-	if (d->lay.state <= 0 || (st & need) != need ||
+	o = d->pub.lay.fixed;
+	if (d->pub.lay.state <= 0 || (st & need) != need ||
 	    (st & PERF_SAMPLE_CALLCHAIN) || n < o + 4)
 		return NULL;
 	memcpy(&sz, *p + 8 + o, 4);
@@ -2013,7 +1992,7 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	out->data = p;
 	out->offset = pos;
 	out->desc = &d->pub;
-	out->time = at64(p + 8, d->lay.time);
+	out->time = ehd__perf_at64(p + 8, d->pub.lay.time);
 	out->size = size;
 	out->borrowed = f->borrowed;
 	f->rpos += size;
@@ -2037,7 +2016,7 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 	for (n = 0; n < max && (d = plain_here(f, &p, &pos, &size)); n++) {
 		o = (struct ehd__perf_place *)(void *)((uint8_t *)out +
 						       n * stride);
-		o->time = at64(p + 8, d->lay.time);
+		o->time = ehd__perf_at64(p + 8, d->pub.lay.time);
 		o->data = p;
 		o->offset = pos;
 		o->desc = &d->pub;
@@ -2048,24 +2027,6 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 	if (n)
 		f->peeked_borrowed = true;
 	return n;
-}
-
-void ehd__perf_lean_fields(struct ehd__perf_lean *l)
-{
-	/* (the public part is the first member) */
-	const struct desc_priv *d = (const struct desc_priv *)l->desc;
-	const uint8_t *p = l->data;
-	uint64_t v;
-	uint32_t sz;
-
-	memcpy(&sz, p + 8 + d->lay.fixed, 4);
-	l->fields = d->pub.attr.sample_type;
-	l->cpu = (uint32_t)at64(p + 8, d->lay.cpu);
-	v = at64(p + 8, d->lay.tid);
-	l->pid = (uint32_t)v;
-	l->tid = (uint32_t)(v >> 32);
-	l->raw_off = (uint32_t)(8 + d->lay.fixed + 4);
-	l->raw_size = sz;
 }
 
 /* ---- open / close -------------------------------------------------------- */

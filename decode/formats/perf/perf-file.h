@@ -52,6 +52,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
@@ -143,7 +144,24 @@ enum ehd__perf_user_record {
  *	is named "eventheader_flags") the offset in the raw data where the
  *	EventHeader begins; -1 otherwise
  * @index: its place in the order the attrs came (ehd__perf_desc(f, @index))
+ * @lay: where its samples' fields are (the reader's)
  */
+/*
+ * struct ehd__perf_layout - where the fixed fields of a sample are, worked
+ * out once per event (by the reader, when first needed) when they all come
+ * before the call chain and the file is in the host's byte order (the
+ * usual case): a sample is then read by loading them where they are
+ * @state: 0 not worked out yet, 1 fixed places, -1 not
+ * @ip, @tid, @time, @addr, @id, @stream_id, @cpu, @period: the offset of
+ *	each from the sample's first field, plus one; 0 when absent
+ * @fixed: the bytes before the call chain or raw data
+ */
+struct ehd__perf_layout {
+	int8_t state;
+	uint8_t ip, tid, time, addr, id, stream_id, cpu, period;
+	uint16_t fixed;
+};
+
 struct ehd__perf_event_desc {
 	struct perf_event_attr attr;
 	uint32_t attr_size;
@@ -155,6 +173,7 @@ struct ehd__perf_event_desc {
 	size_t tp_name_len;
 	int eh_offset;
 	size_t index;
+	struct ehd__perf_layout lay;
 };
 
 /*
@@ -514,6 +533,16 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			     struct ehd__perf_place *out, size_t stride,
 			     size_t max);
 
+/* A field of a plain sample (its sample fields at @p) at @at (+1; 0: 0). */
+static inline uint64_t ehd__perf_at64(const uint8_t *p, uint8_t at)
+{
+	uint64_t v = 0;
+
+	if (at)
+		memcpy(&v, p + at - 1, 8);
+	return v;
+}
+
 /**
  * ehd__perf_lean_fields() - the rest of a sample ehd__perf_next_lean() gave
  * @l: the sample, its @data and @desc as given (@data may be a copy)
@@ -521,7 +550,21 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
  * For a reader that holds samples before it looks at them: what it holds
  * is their place and time, and the fields are read when it gives them out.
  */
-void ehd__perf_lean_fields(struct ehd__perf_lean *l);
+static inline void ehd__perf_lean_fields(struct ehd__perf_lean *l)
+{
+	const struct ehd__perf_layout *lay = &l->desc->lay;
+	const uint8_t *p = l->data + 8;
+	uint64_t v = ehd__perf_at64(p, lay->tid);
+	uint32_t sz;
+
+	memcpy(&sz, p + lay->fixed, 4);
+	l->fields = l->desc->attr.sample_type;
+	l->cpu = (uint32_t)ehd__perf_at64(p, lay->cpu);
+	l->pid = (uint32_t)v;
+	l->tid = (uint32_t)(v >> 32);
+	l->raw_off = (uint32_t)(8 + lay->fixed + 4);
+	l->raw_size = sz;
+}
 
 /**
  * ehd__perf_session() - what the headers say
