@@ -1941,29 +1941,24 @@ static inline bool lean_ok(const struct ehd__perf_file *f)
 }
 
 /*
- * The event of the next record when it is a plain sample (see
- * ehd__perf_next_lean()), with where it is in *@p, its offset and size:
- * not taken. NULL otherwise.
+ * The event of sample record @p of @size bytes when it is a plain one (see
+ * ehd__perf_next_lean()); NULL otherwise.
  */
-static inline struct desc_priv *plain_here(struct ehd__perf_file *f,
-					   const uint8_t **p, uint64_t *pos,
-					   uint16_t *size)
+static inline struct desc_priv *plain_desc(struct ehd__perf_file *f,
+					   const uint8_t *p, uint16_t size)
 {
 	const uint64_t need = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
-	struct desc_priv *d;
+	struct desc_priv *d = f->descs[0];
+	size_t n = size - 8u, o;
 	uint64_t st;
 	uint32_t sz;
-	size_t n, o;
 
-	if (!(*p = record_here(f, pos, size)) ||
-	    ehd__get32(*p) != PERF_RECORD_SAMPLE)
+	if (ehd__get32(p) != PERF_RECORD_SAMPLE)
 		return NULL;
-	n = *size - 8u;
-	d = f->descs[0];
 	if (f->sid_pos >= 0) {
 		if (n < (size_t)f->sid_pos + 8)
 			return NULL;
-		d = sample_desc(f, ehd__get64(*p + 8 + f->sid_pos));
+		d = sample_desc(f, ehd__get64(p + 8 + f->sid_pos));
 		if (!d && f->ndesc == 1)
 			d = f->descs[0];
 		if (!d)
@@ -1976,7 +1971,7 @@ static inline struct desc_priv *plain_here(struct ehd__perf_file *f,
 	if (d->pub.lay.state <= 0 || (st & need) != need ||
 	    (st & PERF_SAMPLE_CALLCHAIN) || n < o + 4)
 		return NULL;
-	memcpy(&sz, *p + 8 + o, 4);
+	memcpy(&sz, p + 8 + o, 4);
 	return sz > n - o - 4 ? NULL : d;
 }
 
@@ -1987,7 +1982,8 @@ int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
 	uint64_t pos;
 	uint16_t size;
 
-	if (!lean_ok(f) || !(d = plain_here(f, &p, &pos, &size)))
+	if (!lean_ok(f) || !(p = record_here(f, &pos, &size)) ||
+	    !(d = plain_desc(f, p, size)))
 		return 0;
 	out->data = p;
 	out->offset = pos;
@@ -2004,28 +2000,40 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			     struct ehd__perf_place *out, size_t stride,
 			     size_t max)
 {
+	/* (in locals: the stores to @out could be to them, for all C knows) */
+	const uint8_t *buf = f->rbuf, *p;
+	size_t at = f->rpos, end = f->rlen, n;
+	uint64_t base = f->rbase;
 	struct ehd__perf_place *o;
 	struct desc_priv *d;
-	const uint8_t *p;
-	uint64_t pos;
 	uint16_t size;
-	size_t n;
 
-	if (!f->borrowed || !lean_ok(f))
+	/* A view is of a session's stream: pipe mode, no data section. */
+	if (!f->borrowed || !f->session.pipe_mode || !lean_ok(f))
 		return 0;
-	for (n = 0; n < max && (d = plain_here(f, &p, &pos, &size)); n++) {
+	for (n = 0; n < max; n++) {
+		/* record_here() */
+		p = buf + at;
+		if (end - at < 8 || ((uintptr_t)p & 7))
+			break;
+		memcpy(&size, p + 6, 2);
+		if (size < 8 || size > end - at || (size & 7) ||
+		    !(d = plain_desc(f, p, size)))
+			break;
 		o = (struct ehd__perf_place *)(void *)((uint8_t *)out +
 						       n * stride);
 		o->time = ehd__perf_at64(p + 8, d->pub.lay.time);
 		o->data = p;
-		o->offset = pos;
+		o->offset = base + at;
 		o->desc = &d->pub;
 		o->size = size;
 		o->borrowed = true;
-		f->rpos += size;
+		at += size;
 	}
-	if (n)
+	if (n) {
+		f->rpos = at;
 		f->peeked_borrowed = true;
+	}
 	return n;
 }
 

@@ -854,7 +854,7 @@ static bool inherited_mapping(struct perf_read *r)
 static bool restated_event(struct perf_read *r)
 {
 	struct rec_info at = { .time = r->last_time ? r->last_time - 1 : 0,
-			   .fields = r->last_time ? PERF_SAMPLE_TIME : 0 };
+			       .fields = r->last_time ? PERF_SAMPLE_TIME : 0 };
 	const char *name;
 	uint32_t pid;
 
