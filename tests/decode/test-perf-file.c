@@ -1232,7 +1232,8 @@ static void test_places(void **state)
 			assert_int_equal(e[k].before, 0xa5a5a5a5a5a5a5a5ull);
 			assert_int_equal(e[k].after, 0xa5a5a5a5a5a5a5a5ull);
 			assert_true(e[k].pl.borrowed);
-			assert_int_equal(le32(e[k].pl.data), PERF_RECORD_SAMPLE);
+			assert_int_equal(le32(e[k].pl.data),
+					 PERF_RECORD_SAMPLE);
 			assert_int_equal(e[k].pl.size, e[k].pl.data[6] |
 					 e[k].pl.data[7] << 8);
 			/* in the view, where the stream offset says */

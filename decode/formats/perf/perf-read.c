@@ -107,7 +107,7 @@ struct rec_info {
  * is when given out; of any other record, @info says the rest.
  */
 struct held {
-	struct ehd__perf_place pl;	/* pl.desc: NULL but for a plain one */
+	struct ehd__perf_place pl;	/* pl.desc NULL: not plain */
 	const struct rec_info *info;	/* NULL: a plain sample */
 	struct chunk *chunk;	/* of its copy or info; NULL: none */
 };
@@ -126,7 +126,7 @@ struct perf_read {
 	/* a new process's inherited mappings, given after its ProcessCreate */
 	uint32_t inherit_pid;
 	size_t inherit_next;
-	struct rec_info inherit_at;	/* time and cpu of the ProcessCreate */
+	struct rec_info inherit_at;	/* time, cpu of the ProcessCreate */
 	bool inheriting;
 	/* an exec: the new program's ProcessCreate, after the old's exit */
 	struct ehd_system exec_sys;
@@ -934,30 +934,6 @@ static void keep_parse(struct rec_info *i, const struct ehd__perf_record *rec)
 	i->chain_count = (uint32_t)sm->callchain_count;
 }
 
-/* The sample @i kept of record @at, in r->sample, its pointers into @at. */
-static void held_sample(struct perf_read *r, const struct rec_info *i,
-			const uint8_t *at)
-{
-	struct ehd__perf_sample *sm = &r->sample;
-
-	memset(sm, 0, sizeof(*sm));
-	sm->fields = i->fields;
-	sm->desc = i->desc;
-	sm->time = i->time;
-	sm->cpu = i->cpu;
-	sm->pid = i->pid;
-	sm->tid = i->tid;
-	if (i->raw_off) {
-		sm->raw = at + i->raw_off;
-		sm->raw_size = i->raw_size;
-	}
-	if (i->chain_off) {
-		sm->callchain = (const uint64_t *)(const void *)(at +
-								 i->chain_off);
-		sm->callchain_count = i->chain_count;
-	}
-}
-
 /* Plain sample @l, in r->sample. */
 static void lean_sample(struct perf_read *r, const struct ehd__perf_lean *l)
 {
@@ -972,6 +948,39 @@ static void lean_sample(struct perf_read *r, const struct ehd__perf_lean *l)
 	sm->tid = l->tid;
 	sm->raw = l->data + l->raw_off;
 	sm->raw_size = l->raw_size;
+}
+
+/* The sample @i kept of record @at, as a plain one in @l. */
+static void lean_of(const struct rec_info *i, const uint8_t *at,
+		    struct ehd__perf_lean *l)
+{
+	l->data = at;
+	l->desc = i->desc;
+	l->fields = i->fields;
+	l->time = i->time;
+	l->cpu = i->cpu;
+	l->pid = i->pid;
+	l->tid = i->tid;
+	l->raw_off = i->raw_off;
+	l->raw_size = i->raw_size;
+}
+
+/* The sample @i kept, @l of it (lean_of()), in r->sample. */
+static void held_sample(struct perf_read *r, const struct rec_info *i,
+			const struct ehd__perf_lean *l)
+{
+	struct ehd__perf_sample *sm = &r->sample;
+
+	lean_sample(r, l);
+	if (!i->raw_off) {
+		sm->raw = NULL;
+		sm->raw_size = 0;
+	}
+	if (i->chain_off) {
+		sm->callchain = (const uint64_t *)(const void *)(l->data +
+								 i->chain_off);
+		sm->callchain_count = i->chain_count;
+	}
 }
 
 /* A chunk none of whose records is held: kept for the next, or freed. */
@@ -1204,7 +1213,8 @@ static int hold_places(struct perf_read *r)
 	size_t n, k;
 
 	if (held_room(r))
-		return ehd__err_set(r->err, -ENOMEM, ehd__perf_position(r->perf),
+		return ehd__err_set(r->err, -ENOMEM,
+				    ehd__perf_position(r->perf),
 				    "out of memory");
 	h = r->held + r->nheld;
 	n = ehd__perf_next_places(r->perf, &h->pl, sizeof(*h),
@@ -1390,27 +1400,6 @@ static bool pass_row(struct perf_read *r, const struct ehd__perf_lean *l)
 }
 
 /*
- * Sample @i kept of record @at as a plain one in @l, for pass_row(): NULL
- * when it has a call chain (a row has no stack) or no raw data.
- */
-static const struct ehd__perf_lean *
-info_lean(const struct rec_info *i, const uint8_t *at, struct ehd__perf_lean *l)
-{
-	if (i->chain_off || !i->raw_off)
-		return NULL;
-	l->data = at;
-	l->desc = i->desc;
-	l->fields = i->fields;
-	l->time = i->time;
-	l->cpu = i->cpu;
-	l->pid = i->pid;
-	l->tid = i->tid;
-	l->raw_off = i->raw_off;
-	l->raw_size = i->raw_size;
-	return l;
-}
-
-/*
  * The next held sample (1), or 0 when all those due are out, or
  * ROWS_PASSED when the sink has taken its most; names applied. A plain
  * sample is read here, from where it is held.
@@ -1451,7 +1440,11 @@ static int drain(struct perf_read *r)
 				release_given(r);
 				continue;
 			}
-			lean = i->parsed ? info_lean(i, h->pl.data, &l) : NULL;
+			if (i->parsed)
+				lean_of(i, h->pl.data, &l);
+			/* (a row has no stack) */
+			lean = i->parsed && !i->chain_off && i->raw_off ? &l :
+			       NULL;
 		}
 		if (r->sink && lean && pass_row(r, lean)) {
 			release_given(r);
@@ -1462,10 +1455,10 @@ static int drain(struct perf_read *r)
 		if (!i) {
 			lean_sample(r, lean);
 		} else if (i->parsed) {
-			held_sample(r, i, h->pl.data);
+			held_sample(r, i, &l);
 		} else {
-			err = ehd__perf_parse_sample(r->perf, h->pl.data, h->pl.offset,
-						     &r->sample);
+			err = ehd__perf_parse_sample(r->perf, h->pl.data,
+						     h->pl.offset, &r->sample);
 			if (err)
 				return perf_fail(r, err);
 		}
