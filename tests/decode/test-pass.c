@@ -14,9 +14,9 @@
  * damaged payload; stacks on one tracepoint; enough events for several
  * nettrace windows.
  *
- * The reader's short way for plain samples (ehd__perf_next_lean()) gives
+ * The reader's short way for plain samples (ehd__perf_next_places()) gives
  * the same events as its general one, so only a count can tell it is
- * taken: the test is linked with --wrap=ehd__perf_next_lean, and counts.
+ * taken: the test is linked with --wrap=ehd__perf_next_places, and counts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,22 +54,28 @@ EH_DEFINE_PROVIDER(pass_provider, "NtPass");
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
 
-/* Samples the reader read the short way (ehd__perf_next_lean()). */
+/* Samples the reader read the short way (ehd__perf_next_places()). */
 static uint64_t lean_samples;
 
-int __real_ehd__perf_next_lean(struct ehd__perf_file *f,
-			       struct ehd__perf_lean *out);
-int __wrap_ehd__perf_next_lean(struct ehd__perf_file *f,
-			       struct ehd__perf_lean *out);
+size_t __real_ehd__perf_next_places(struct ehd__perf_file *f,
+				    struct ehd__perf_place *out,
+				    size_t stride, size_t max,
+				    size_t max_bytes);
+size_t __wrap_ehd__perf_next_places(struct ehd__perf_file *f,
+				    struct ehd__perf_place *out,
+				    size_t stride, size_t max,
+				    size_t max_bytes);
 
-int __wrap_ehd__perf_next_lean(struct ehd__perf_file *f,
-			       struct ehd__perf_lean *out)
+size_t __wrap_ehd__perf_next_places(struct ehd__perf_file *f,
+				    struct ehd__perf_place *out,
+				    size_t stride, size_t max,
+				    size_t max_bytes)
 {
-	int ret = __real_ehd__perf_next_lean(f, out);
+	size_t n = __real_ehd__perf_next_places(f, out, stride, max,
+						max_bytes);
 
-	if (ret > 0)
-		lean_samples++;
-	return ret;
+	lean_samples += n;
+	return n;
 }
 
 /* The events of the capture, by kind. */

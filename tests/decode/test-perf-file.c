@@ -1090,18 +1090,21 @@ static void test_compressed(void **state)
 /* ---- the lean way ------------------------------------------------------- */
 
 /*
- * Read @b taking each record the lean way where it is given (then parsed
- * again the usual way, to compare) and the usual way otherwise: the
- * samples read the lean way, and all samples in @nsamples.
+ * Read @b taking the records the lean way where they are given, in runs
+ * of up to 5 and 4 KiB (each then parsed again the usual way, to
+ * compare), and the usual way otherwise: the samples read the lean way,
+ * and all samples in @nsamples. A run's records are one after the other
+ * (a reader copies them at once).
  */
 static size_t lean_read(const struct blob *b, size_t *nsamples)
 {
 	const struct ehd__perf_record *rec;
+	struct ehd__perf_place pl[5];
 	struct ehd__perf_lean l;
 	struct ehd__perf_sample s;
 	struct ehd__perf_file *f;
 	char path[PATH_MAX];
-	size_t lean = 0;
+	size_t lean = 0, n, k, bytes;
 	int fd = temp_file(b->p, b->len, path), r;
 
 	unlink(path);
@@ -1109,29 +1112,40 @@ static size_t lean_read(const struct blob *b, size_t *nsamples)
 	assert_int_equal(ehd__perf_new(&f), 0);
 	assert_int_equal(ehd__perf_open_fd(f, fd, "lean"), 0);
 	for (;;) {
-		if (ehd__perf_next_lean(f, &l) > 0) {
+		n = ehd__perf_next_places(f, pl, sizeof(pl[0]), 5, 4096);
+		assert_true(n <= 5);
+		for (k = 0, bytes = 0; k < n; k++) {
 			const uint8_t *raw;
 
-			lean++;
-			(*nsamples)++;
-			assert_int_equal(le32(l.data), PERF_RECORD_SAMPLE);
-			assert_int_equal(l.size, l.data[6] | l.data[7] << 8);
-			assert_int_equal(ehd__perf_parse_sample(f, l.data,
-								l.offset, &s),
-					 0);
+			bytes += pl[k].size;
+			assert_false(pl[k].borrowed);
+			if (k)
+				assert_ptr_equal(pl[k].data, pl[k - 1].data +
+						 pl[k - 1].size);
+			assert_int_equal(le32(pl[k].data), PERF_RECORD_SAMPLE);
+			assert_int_equal(pl[k].size, pl[k].data[6] |
+					 pl[k].data[7] << 8);
+			assert_int_equal(ehd__perf_parse_sample(f, pl[k].data,
+						pl[k].offset, &s), 0);
+			l.data = pl[k].data;
+			l.desc = pl[k].desc;
 			ehd__perf_lean_fields(&l);
 			raw = s.raw;
-			assert_ptr_equal(l.desc, s.desc);
+			assert_ptr_equal(pl[k].desc, s.desc);
 			assert_int_equal(l.fields, s.desc->attr.sample_type);
-			assert_int_equal(l.time, s.time);
+			assert_int_equal(pl[k].time, s.time);
 			assert_int_equal(l.cpu, s.cpu);
 			assert_int_equal(l.pid, s.pid);
 			assert_int_equal(l.tid, s.tid);
 			assert_int_equal(l.raw_size, s.raw_size);
 			assert_ptr_equal(l.data + l.raw_off, raw);
 			assert_null(s.callchain);
-			continue;
 		}
+		assert_true(bytes <= 4096);
+		lean += n;
+		*nsamples += n;
+		if (n)
+			continue;
 		r = ehd__perf_next(f, &rec);
 		assert_true(r >= 0);
 		if (!r)
@@ -1226,7 +1240,8 @@ static void test_places(void **state)
 					     "view"), 0);
 	for (;;) {
 		memset(e, 0xa5, sizeof(e));
-		n = ehd__perf_next_places(f, &e[0].pl, sizeof(e[0]), 7);
+		n = ehd__perf_next_places(f, &e[0].pl, sizeof(e[0]), 7,
+					  SIZE_MAX);
 		assert_true(n <= 7);
 		for (k = 0; k < n; k++) {
 			assert_int_equal(e[k].before, 0xa5a5a5a5a5a5a5a5ull);

@@ -1942,7 +1942,7 @@ static inline bool lean_ok(const struct ehd__perf_file *f)
 
 /*
  * The event of sample record @p of @size bytes when it is a plain one (see
- * ehd__perf_next_lean()); NULL otherwise.
+ * ehd__perf_next_places()); NULL otherwise.
  */
 static inline struct desc_priv *plain_desc(struct ehd__perf_file *f,
 					   const uint8_t *p, uint16_t size)
@@ -1975,64 +1975,53 @@ static inline struct desc_priv *plain_desc(struct ehd__perf_file *f,
 	return sz > n - o - 4 ? NULL : d;
 }
 
-int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out)
+bool ehd__perf_borrowing(const struct ehd__perf_file *f)
 {
-	struct desc_priv *d;
-	const uint8_t *p;
-	uint64_t pos;
-	uint16_t size;
-
-	if (!lean_ok(f) || !(p = record_here(f, &pos, &size)) ||
-	    !(d = plain_desc(f, p, size)))
-		return 0;
-	out->data = p;
-	out->offset = pos;
-	out->desc = &d->pub;
-	out->time = ehd__perf_at64(p + 8, d->pub.lay.time);
-	out->size = size;
-	out->borrowed = f->borrowed;
-	f->rpos += size;
-	f->peeked_borrowed = f->borrowed;
-	return 1;
+	return f->borrowed;
 }
 
 size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			     struct ehd__perf_place *out, size_t stride,
-			     size_t max)
+			     size_t max, size_t max_bytes)
 {
 	/* (in locals: the stores to @out could be to them, for all C knows) */
 	const uint8_t *buf = f->rbuf, *p;
-	size_t at = f->rpos, end = f->rlen, n;
-	uint64_t base = f->rbase;
+	size_t at = f->rpos, end = f->rlen, bytes = 0, n;
+	uint64_t base = f->rbase, pos;
+	uint64_t limit = f->session.pipe_mode ? UINT64_MAX : f->data_end;
+	bool borrowed = f->borrowed;
 	struct ehd__perf_place *o;
 	struct desc_priv *d;
 	uint16_t size;
 
-	/* A view is of a session's stream: pipe mode, no data section. */
-	if (!f->borrowed || !f->session.pipe_mode || !lean_ok(f))
+	if (!lean_ok(f))
 		return 0;
 	for (n = 0; n < max; n++) {
 		/* record_here() */
 		p = buf + at;
-		if (end - at < 8 || ((uintptr_t)p & 7))
+		pos = base + at;
+		if (end - at < 8 || ((uintptr_t)p & 7) || pos >= limit ||
+		    limit - pos < 8)
 			break;
 		memcpy(&size, p + 6, 2);
 		if (size < 8 || size > end - at || (size & 7) ||
+		    size > limit - pos || size > max_bytes - bytes ||
 		    !(d = plain_desc(f, p, size)))
 			break;
 		o = (struct ehd__perf_place *)(void *)((uint8_t *)out +
 						       n * stride);
 		o->time = ehd__perf_at64(p + 8, d->pub.lay.time);
 		o->data = p;
-		o->offset = base + at;
+		o->offset = pos;
 		o->desc = &d->pub;
 		o->size = size;
-		o->borrowed = true;
+		o->borrowed = borrowed;
 		at += size;
+		bytes += size;
 	}
 	if (n) {
 		f->rpos = at;
-		f->peeked_borrowed = true;
+		f->peeked_borrowed = borrowed;
 	}
 	return n;
 }

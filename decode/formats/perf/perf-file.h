@@ -451,57 +451,34 @@ int ehd__perf_parse_sample(struct ehd__perf_file *f, const void *rec,
 int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec);
 
 /*
- * struct ehd__perf_lean - a sample as ehd__perf_next_lean() gives it:
- * what a reader sorting by time needs of it, and the rest when asked
- * @data: the record (header first), @size bytes, valid as
- *	ehd__perf_next()'s are; @borrowed as EHD__PERF_REC_BORROWED
- * @offset: its stream offset
+ * struct ehd__perf_lean - the fields of a plain sample, as
+ * ehd__perf_lean_fields() reads them
+ * @data: the record (header first): where ehd__perf_next_places() gave
+ *	it, or a copy
  * @desc: its event
  * @time: its time
- *
- * Set by ehd__perf_lean_fields() only, from @data (where it was given, or
- * a copy):
  * @fields: its event's sample_type (TIME and RAW among them, no CALLCHAIN)
  * @cpu, @pid, @tid: its fields (0 where absent)
  * @raw_off, @raw_size: its raw data, at @data + @raw_off
  */
 struct ehd__perf_lean {
 	const uint8_t *data;
-	uint64_t offset;
 	const struct ehd__perf_event_desc *desc;
 	uint64_t time;
-	uint16_t size;
-	bool borrowed;
 	uint64_t fields;
 	uint32_t cpu, pid, tid;
 	uint32_t raw_off, raw_size;
 };
 
-/**
- * ehd__perf_next_lean() - read the next record if it is a plain sample
- * @f: the reader
- * @out: gets where it is, its event and its time
- *
- * A sample in the host's byte order, whole in the read buffer, of an
- * event whose fields are at fixed places (time and raw data, no call
- * chain), outside compressed data, is read this way at a fraction of
- * ehd__perf_next()'s cost: checked whole, but only its time read. Anything
- * else, or anything wrong with it, is left where it is for
- * ehd__perf_next().
- *
- * Return: 1 with @out set, 0 when the next record is for ehd__perf_next().
- */
-int ehd__perf_next_lean(struct ehd__perf_file *f, struct ehd__perf_lean *out);
-
 /*
  * struct ehd__perf_place - where and when a plain sample is, as
  * ehd__perf_next_places() gives it
  * @time: its time
- * @data: the record (header first), @size bytes, borrowed (see
- *	EHD__PERF_REC_BORROWED): it stays where it is until released
+ * @data: the record (header first), @size bytes: valid as ehd__perf_next()'s
+ *	are, or until released when @borrowed (see EHD__PERF_REC_BORROWED)
  * @offset: its stream offset
  * @desc: its event
- * @borrowed: true (for a reader that also holds records it copied)
+ * @borrowed: where a view (ehd__perf_open_view()) has it
  */
 struct ehd__perf_place {
 	uint64_t time;
@@ -514,24 +491,37 @@ struct ehd__perf_place {
 
 /**
  * ehd__perf_next_places() - read the plain samples that come next, in one
- * call, where they are borrowed
+ * call
  * @f: the reader
  * @out: gets the first, and each next one @stride bytes after the one
  *	before (so that a caller's own entries can hold them)
  * @stride: at least sizeof(*@out)
  * @max: the most to read
+ * @max_bytes: the most bytes of records to read
  *
- * The samples ehd__perf_next_lean() would read, one after the other, while
- * they are borrowed from a view (ehd__perf_open_view()): a reader that
- * holds them reads a run of them without a call and a copy each.
- * ehd__perf_lean_fields() reads the rest of one (@data and @desc given).
+ * A plain sample is one in the host's byte order, whole in the read
+ * buffer, of an event whose fields are at fixed places (time and raw
+ * data, no call chain), outside compressed data: most of a recording.
+ * Each is checked whole, but only its time is read; a reader that holds
+ * samples for sorting reads a run of them this way without a call and a
+ * copy each, and the rest of one with ehd__perf_lean_fields() when it
+ * gives it out. The records of one call are one after the other in the
+ * read buffer: copied, they are copied at once. Anything else, or
+ * anything wrong with it, is left where it is for ehd__perf_next().
  *
  * Return: how many were read; 0 when the next record is for
- * ehd__perf_next_lean() or ehd__perf_next().
+ * ehd__perf_next() (or bigger than @max_bytes).
  */
 size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			     struct ehd__perf_place *out, size_t stride,
-			     size_t max);
+			     size_t max, size_t max_bytes);
+
+/**
+ * ehd__perf_borrowing() - whether the next records are where a view has
+ * them (EHD__PERF_REC_BORROWED), not in the reader's own buffer
+ * @f: the reader
+ */
+bool ehd__perf_borrowing(const struct ehd__perf_file *f);
 
 /* A field of a plain sample (its sample fields at @p) at @at (+1; 0: 0). */
 static inline uint64_t ehd__perf_at64(const uint8_t *p, uint8_t at)
@@ -544,8 +534,9 @@ static inline uint64_t ehd__perf_at64(const uint8_t *p, uint8_t at)
 }
 
 /**
- * ehd__perf_lean_fields() - the rest of a sample ehd__perf_next_lean() gave
- * @l: the sample, its @data and @desc as given (@data may be a copy)
+ * ehd__perf_lean_fields() - the rest of a sample ehd__perf_next_places()
+ * gave
+ * @l: the sample, its @data and @desc set (@data may be a copy)
  *
  * For a reader that holds samples before it looks at them: what it holds
  * is their place and time, and the fields are read when it gives them out.

@@ -103,8 +103,8 @@ struct rec_info {
 /*
  * A record held for sorting: when it was, where it is, and no more, so
  * that holding, merging and giving out move few bytes. A plain sample
- * (ehd__perf_next_lean(), ehd__perf_next_places()) is read again where it
- * is when given out; of any other record, @info says the rest.
+ * (ehd__perf_next_places()) is read again where it is when given out; of
+ * any other record, @info says the rest.
  */
 struct held {
 	struct ehd__perf_place pl;	/* pl.desc NULL: not plain */
@@ -935,7 +935,8 @@ static void keep_parse(struct rec_info *i, const struct ehd__perf_record *rec)
 }
 
 /* Plain sample @l, in r->sample. */
-static void lean_sample(struct perf_read *r, const struct ehd__perf_lean *l)
+static inline void lean_sample(struct perf_read *r,
+			       const struct ehd__perf_lean *l)
 {
 	struct ehd__perf_sample *sm = &r->sample;
 
@@ -965,19 +966,21 @@ static void lean_of(const struct rec_info *i, const uint8_t *at,
 	l->raw_size = i->raw_size;
 }
 
-/* The sample @i kept, @l of it (lean_of()), in r->sample. */
+/* The sample @i kept of record @at, in r->sample, its pointers into @at. */
 static void held_sample(struct perf_read *r, const struct rec_info *i,
-			const struct ehd__perf_lean *l)
+			const uint8_t *at)
 {
 	struct ehd__perf_sample *sm = &r->sample;
+	struct ehd__perf_lean l;
 
-	lean_sample(r, l);
+	lean_of(i, at, &l);
+	lean_sample(r, &l);
 	if (!i->raw_off) {
 		sm->raw = NULL;
 		sm->raw_size = 0;
 	}
 	if (i->chain_off) {
-		sm->callchain = (const uint64_t *)(const void *)(l->data +
+		sm->callchain = (const uint64_t *)(const void *)(at +
 								 i->chain_off);
 		sm->callchain_count = i->chain_count;
 	}
@@ -1069,8 +1072,8 @@ static void free_chunks(struct perf_read *r)
 	r->nspare = 0;
 }
 
-/* Room for one more held entry at least: 0, or -ENOMEM. */
-static int held_room(struct perf_read *r)
+/* held_room() when the entries are full. */
+static int held_grow(struct perf_read *r)
 {
 	struct held *h;
 
@@ -1101,6 +1104,12 @@ static int held_room(struct perf_read *r)
 		r->held_cap = cap;
 	}
 	return 0;
+}
+
+/* Room for one more held entry at least: 0, or -ENOMEM. */
+static inline int held_room(struct perf_read *r)
+{
+	return r->nheld < r->held_cap ? 0 : held_grow(r);
 }
 
 /* A record of @time is held next: a new run if older than the one before. */
@@ -1188,48 +1197,53 @@ static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
 	return 0;
 }
 
-/* Hold plain sample @l: its place and time (read again when given out). */
-static int hold_lean(struct perf_read *r, const struct ehd__perf_lean *l)
-{
-	struct held *h = held_add(r, l->data, l->size, l->borrowed, l->time,
-				  l->offset, NULL);
-
-	if (!h)
-		return ehd__err_set(r->err, -ENOMEM, l->offset,
-				    "out of memory");
-	h->info = NULL;
-	h->pl.desc = l->desc;
-	return 0;
-}
-
 /*
- * Hold the plain samples that come next where the session has them, read
- * in one call into the held entries: 1 if there were any, 0 if none, or
+ * Hold the plain samples that come next, read in one call into the held
+ * entries: where the session has them, or (from a file's read buffer)
+ * copied into the arena together. 1 if there were any, 0 if none, or
  * -ENOMEM.
  */
 static int hold_places(struct perf_read *r)
 {
+	bool copy = !ehd__perf_borrowing(r->perf);
+	const uint8_t *from, *to;
+	struct chunk *c = NULL;
+	size_t room = SIZE_MAX, n, k;
 	struct held *h;
-	size_t n, k;
 
-	if (held_room(r))
+	/* (room for the largest record: the run is never 0 for want of it) */
+	if (held_room(r) || (copy && !(c = chunk_for(r, 1u << 16))))
 		return ehd__err_set(r->err, -ENOMEM,
 				    ehd__perf_position(r->perf),
 				    "out of memory");
+	if (c)
+		room = c->cap - c->len;
 	h = r->held + r->nheld;
 	n = ehd__perf_next_places(r->perf, &h->pl, sizeof(*h),
-				  r->held_cap - r->nheld);
+				  r->held_cap - r->nheld, room);
+	if (!n)
+		return 0;
+	from = h->pl.data;
+	to = from;
+	if (c) {
+		k = (size_t)(h[n - 1].pl.data + h[n - 1].pl.size - from);
+		ehd__copy_span(c->data + c->len, from, k);
+		to = c->data + c->len;
+		c->len += k;
+		c->live += n;
+	}
 	for (k = 0; k < n; k++, h++) {
 		note_run(r, h->pl.time);
+		h->pl.data = to + (h->pl.data - from);
 		h->info = NULL;
-		h->chunk = NULL;
+		h->chunk = c;
 		r->held_bytes += h->pl.size;
 		r->stats.tracepoint_samples +=
 			h->pl.desc->attr.type == PERF_TYPE_TRACEPOINT;
 		r->nheld++;
 	}
 	r->stats.records += n;
-	return n > 0;
+	return 1;
 }
 
 /*
@@ -1440,11 +1454,12 @@ static int drain(struct perf_read *r)
 				release_given(r);
 				continue;
 			}
-			if (i->parsed)
-				lean_of(i, h->pl.data, &l);
+			lean = NULL;
 			/* (a row has no stack) */
-			lean = i->parsed && !i->chain_off && i->raw_off ? &l :
-			       NULL;
+			if (i->parsed && !i->chain_off && i->raw_off) {
+				lean_of(i, h->pl.data, &l);
+				lean = &l;
+			}
 		}
 		if (r->sink && lean && pass_row(r, lean)) {
 			release_given(r);
@@ -1455,7 +1470,7 @@ static int drain(struct perf_read *r)
 		if (!i) {
 			lean_sample(r, lean);
 		} else if (i->parsed) {
-			held_sample(r, i, &l);
+			held_sample(r, i, h->pl.data);
 		} else {
 			err = ehd__perf_parse_sample(r->perf, h->pl.data,
 						     h->pl.offset, &r->sample);
@@ -1491,7 +1506,6 @@ static int next_event(struct perf_read *r)
 {
 	const struct ehd__perf_record *rec;
 	bool sort = r->flags & EHD_READER_SORT_TIME;
-	struct ehd__perf_lean lean;
 	int ret;
 
 	release_given(r);
@@ -1522,7 +1536,7 @@ static int next_event(struct perf_read *r)
 		if (r->at_end)
 			return 0;
 		/* Plain samples, the most of a recording: the short way. */
-		if (sort && r->native && r->session) {
+		if (sort && r->native) {
 			ret = hold_places(r);
 			if (ret < 0)
 				return ret;
@@ -1530,17 +1544,6 @@ static int next_event(struct perf_read *r)
 				held_most(r);
 				continue;
 			}
-		}
-		if (sort && r->native &&
-		    ehd__perf_next_lean(r->perf, &lean) > 0) {
-			r->stats.records++;
-			r->stats.tracepoint_samples +=
-				lean.desc->attr.type == PERF_TYPE_TRACEPOINT;
-			ret = hold_lean(r, &lean);
-			if (ret)
-				return ret;
-			held_most(r);
-			continue;
 		}
 		ret = ehd__perf_next(r->perf, &rec);
 		if (ret == -EAGAIN && r->session)
