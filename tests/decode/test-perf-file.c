@@ -1089,6 +1089,18 @@ static void test_compressed(void **state)
 
 /* ---- the lean way ------------------------------------------------------- */
 
+/* The next record the usual way, a sample counted in *@n: false at the end. */
+static bool next_usual(struct ehd__perf_file *f, size_t *n)
+{
+	const struct ehd__perf_record *rec;
+	int r = ehd__perf_next(f, &rec);
+
+	assert_true(r >= 0);
+	if (r > 0 && rec->type == PERF_RECORD_SAMPLE)
+		(*n)++;
+	return r > 0;
+}
+
 /*
  * Read @b taking the records the lean way where they are given, in runs
  * of up to 5 and 4 KiB (each then parsed again the usual way, to
@@ -1098,14 +1110,13 @@ static void test_compressed(void **state)
  */
 static size_t lean_read(const struct blob *b, size_t *nsamples)
 {
-	const struct ehd__perf_record *rec;
 	struct ehd__perf_place pl[5];
 	struct ehd__perf_lean l;
 	struct ehd__perf_sample s;
 	struct ehd__perf_file *f;
 	char path[PATH_MAX];
 	size_t lean = 0, n, k, bytes;
-	int fd = temp_file(b->p, b->len, path), r;
+	int fd = temp_file(b->p, b->len, path);
 
 	unlink(path);
 	*nsamples = 0;
@@ -1144,14 +1155,8 @@ static size_t lean_read(const struct blob *b, size_t *nsamples)
 		assert_true(bytes <= 4096);
 		lean += n;
 		*nsamples += n;
-		if (n)
-			continue;
-		r = ehd__perf_next(f, &rec);
-		assert_true(r >= 0);
-		if (!r)
+		if (!n && !next_usual(f, nsamples))
 			break;
-		if (rec->type == PERF_RECORD_SAMPLE)
-			(*nsamples)++;
 	}
 	ehd__perf_free(f);
 	close(fd);
@@ -1227,12 +1232,10 @@ struct placed {
 static void test_places(void **state)
 {
 	struct whole_view v = { .b = &pipe_data };
-	const struct ehd__perf_record *rec;
 	struct ehd__perf_sample s;
 	struct ehd__perf_file *f;
 	struct placed e[7];
 	size_t placed = 0, samples = 0, n, k;
-	int r;
 
 	(void)state;
 	assert_int_equal(ehd__perf_new(&f), 0);
@@ -1264,13 +1267,8 @@ static void test_places(void **state)
 			assert_int_equal(e[n].before, 0xa5a5a5a5a5a5a5a5ull);
 		placed += n;
 		samples += n;
-		if (n)
-			continue;
-		r = ehd__perf_next(f, &rec);
-		assert_true(r >= 0);
-		if (!r)
+		if (!n && !next_usual(f, &samples))
 			break;
-		samples += rec->type == PERF_RECORD_SAMPLE;
 	}
 	assert_int_equal(samples, 551);
 	assert_true(placed > 500);

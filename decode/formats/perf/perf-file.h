@@ -124,6 +124,22 @@ enum ehd__perf_user_record {
 #define EHD__PERF_CLOCKID_UNKNOWN 0xFFFFFFFFu
 
 /*
+ * struct ehd__perf_layout - where the fixed fields of a sample are, worked
+ * out once per event (by the reader, when first needed) when they all come
+ * before the call chain and the file is in the host's byte order (the
+ * usual case): a sample is then read by loading them where they are
+ * @state: 0 not worked out yet, 1 fixed places, -1 not
+ * @ip, @tid, @time, @addr, @id, @stream_id, @cpu, @period: the offset of
+ *	each from the sample's first field, plus one; 0 when absent
+ * @fixed: the bytes before the call chain or raw data
+ */
+struct ehd__perf_layout {
+	int8_t state;
+	uint8_t ip, tid, time, addr, id, stream_id, cpu, period;
+	uint16_t fixed;
+};
+
+/*
  * struct ehd__perf_event_desc - one event (perf_event_attr) of the session
  * @attr: the attr in host byte order (bit fields included); fields past
  *	the size written in the file are 0, bytes past sizeof(attr) are
@@ -146,22 +162,6 @@ enum ehd__perf_user_record {
  * @index: its place in the order the attrs came (ehd__perf_desc(f, @index))
  * @lay: where its samples' fields are (the reader's)
  */
-/*
- * struct ehd__perf_layout - where the fixed fields of a sample are, worked
- * out once per event (by the reader, when first needed) when they all come
- * before the call chain and the file is in the host's byte order (the
- * usual case): a sample is then read by loading them where they are
- * @state: 0 not worked out yet, 1 fixed places, -1 not
- * @ip, @tid, @time, @addr, @id, @stream_id, @cpu, @period: the offset of
- *	each from the sample's first field, plus one; 0 when absent
- * @fixed: the bytes before the call chain or raw data
- */
-struct ehd__perf_layout {
-	int8_t state;
-	uint8_t ip, tid, time, addr, id, stream_id, cpu, period;
-	uint16_t fixed;
-};
-
 struct ehd__perf_event_desc {
 	struct perf_event_attr attr;
 	uint32_t attr_size;
@@ -451,12 +451,13 @@ int ehd__perf_parse_sample(struct ehd__perf_file *f, const void *rec,
 int ehd__perf_next(struct ehd__perf_file *f, const struct ehd__perf_record **rec);
 
 /*
- * struct ehd__perf_lean - the fields of a plain sample, as
- * ehd__perf_lean_fields() reads them
+ * struct ehd__perf_lean - the fields of a plain sample
  * @data: the record (header first): where ehd__perf_next_places() gave
  *	it, or a copy
  * @desc: its event
- * @time: its time
+ * @time: its time (its place's)
+ *
+ * Read by ehd__perf_lean_fields() from @data and @desc:
  * @fields: its event's sample_type (TIME and RAW among them, no CALLCHAIN)
  * @cpu, @pid, @tid: its fields (0 where absent)
  * @raw_off, @raw_size: its raw data, at @data + @raw_off
@@ -523,7 +524,10 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
  */
 bool ehd__perf_borrowing(const struct ehd__perf_file *f);
 
-/* A field of a plain sample (its sample fields at @p) at @at (+1; 0: 0). */
+/*
+ * The u64 field at @at - 1 of a sample's fields (at @p), as struct
+ * ehd__perf_layout places them; 0 when @at is 0 (no such field).
+ */
 static inline uint64_t ehd__perf_at64(const uint8_t *p, uint8_t at)
 {
 	uint64_t v = 0;
