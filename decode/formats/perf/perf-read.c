@@ -99,6 +99,8 @@ struct rec_info {
 	uint32_t chain_off;
 	uint32_t chain_count;
 };
+/* (the record's copy follows it in the arena, 8-byte aligned) */
+_Static_assert(sizeof(struct rec_info) % 8 == 0, "rec_info keeps alignment");
 
 /*
  * A record held for sorting: when it was, where it is, and no more, so
@@ -1126,64 +1128,40 @@ static inline void note_run(struct perf_read *r, uint64_t time)
 }
 
 /*
- * A new held entry for a record of @rsize bytes at @data (copied unless
- * @borrowed) of time @time and stream offset @offset, with its info
- * before the copy in the arena when @info is given (set to where): room
- * made, its run noted, its place set; the caller says what it is. NULL:
- * out of memory.
+ * Hold record @rec: its copy (unless borrowed) in the arena behind what is
+ * kept of it (struct rec_info), its run noted.
  */
-static struct held *held_add(struct perf_read *r, const void *data,
-			     uint32_t rsize, bool borrowed, uint64_t time,
-			     uint64_t offset, struct rec_info **info)
-{
-	size_t size = ((size_t)rsize + 7) & ~(size_t)7;
-	size_t need = (borrowed ? 0 : size) + (info ? sizeof(**info) : 0);
-	struct chunk *c = NULL;
-	struct held *h;
-	uint8_t *p;
-
-	if (held_room(r))
-		return NULL;
-	if (need && !(c = chunk_for(r, need)))
-		return NULL;
-	note_run(r, time);
-	h = &r->held[r->nheld++];
-	h->pl.time = time;
-	h->pl.offset = offset;
-	h->pl.size = (uint32_t)size;
-	h->pl.borrowed = borrowed;
-	h->chunk = c;
-	/* Borrowed: where the session has it, until released (keep_rest()). */
-	h->pl.data = data;
-	r->held_bytes += size;
-	if (!c)
-		return h;
-	p = c->data + c->len;
-	c->len += need;
-	c->live++;
-	if (info) {
-		*info = (struct rec_info *)(void *)p;
-		p += sizeof(**info);
-	}
-	if (!borrowed) {
-		memcpy(p, data, rsize);
-		h->pl.data = p;
-	}
-	return h;
-}
-
 static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
 {
+	bool borrowed = rec->flags & EHD__PERF_REC_BORROWED;
+	size_t size = ((size_t)rec->size + 7) & ~(size_t)7;
+	size_t need = sizeof(struct rec_info) + (borrowed ? 0 : size);
 	struct rec_info *i;
-	struct held *h = held_add(r, rec->data, rec->size,
-				  rec->flags & EHD__PERF_REC_BORROWED,
-				  rec->sample.time, rec->offset, &i);
+	struct chunk *c;
+	struct held *h;
 
-	if (!h)
+	if (held_room(r) || !(c = chunk_for(r, need)))
 		return ehd__err_set(r->err, -ENOMEM, rec->offset,
 				    "out of memory");
+	note_run(r, rec->sample.time);
+	h = &r->held[r->nheld++];
+	r->held_bytes += size;
+	i = (struct rec_info *)(void *)(c->data + c->len);
+	c->len += need;
+	c->live++;
+	h->pl.time = rec->sample.time;
+	h->pl.offset = rec->offset;
+	h->pl.size = (uint32_t)size;
 	h->pl.desc = NULL;
+	/* Borrowed: where the session has it, until released (keep_rest()). */
+	h->pl.borrowed = borrowed;
+	h->pl.data = rec->data;
+	if (!borrowed) {
+		memcpy(i + 1, rec->data, rec->size);
+		h->pl.data = (const uint8_t *)(i + 1);
+	}
 	h->info = i;
+	h->chunk = c;
 	i->time = rec->sample.time;
 	i->type = rec->type;
 	i->misc = rec->misc;
