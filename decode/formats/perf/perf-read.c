@@ -40,6 +40,8 @@
 #define ARENA_CHUNK (4u << 20)
 /* Free chunks kept: memory given back would be faulted in again. */
 #define SPARE_CHUNKS 4
+/* Bytes of the largest record (its header's size is a u16). */
+#define RECORD_MAX (1u << 16)
 
 /*
  * Held records are copied into chunks and stay where they are until given
@@ -1190,7 +1192,7 @@ static int hold_places(struct perf_read *r)
 	struct held *h;
 
 	/* (room for the largest record: the run is never 0 for want of it) */
-	if (held_room(r) || (copy && !(c = chunk_for(r, 1u << 16))))
+	if (held_room(r) || (copy && !(c = chunk_for(r, RECORD_MAX))))
 		return ehd__err_set(r->err, -ENOMEM,
 				    ehd__perf_position(r->perf),
 				    "out of memory");
