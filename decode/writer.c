@@ -692,9 +692,9 @@ EHD_API int ehd_writer_event(struct ehd_writer *w, const struct ehd_event *ev)
  */
 bool ehd__writer_sink(struct ehd_writer *w, struct ehd__eh_sink *sink)
 {
-	if (!w || !w->ops->row || !w->in_source || w->write_err)
+	if (!w || !w->ops->rows || !w->in_source || w->write_err)
 		return false;
-	sink->take = w->ops->row;
+	sink->take = w->ops->rows;
 	sink->o = &w->o;
 	sink->taken = 0;
 	sink->err = 0;

@@ -77,9 +77,11 @@ struct ehd__out {
  *	it is). An EHD__OUT_OWN_IO format does all: on damage it returns
  *	< 0 with *@why set (and *@where, the byte of the event's data), or
  *	writes the event as best it can
- * @row: an EventHeader event as a row (model/eh-row.h), if the format
- *	can take it as it would take its event: 1 taken, 0 declined with
- *	nothing changed, < 0 taken but the output failed (may be NULL)
+ * @rows: EventHeader events as rows (model/eh-row.h), @n of them in
+ *	order, each taken if the format can take it as it would take its
+ *	event; it stops at the first it declines. *@taken: how many were
+ *	taken; returns 0, or < 0 when the last taken failed the output (may
+ *	be NULL)
  * @end: the end of the current source (may be NULL)
  * @flush: write out what is held (may be NULL: the front end writes its
  *	buffer out)
@@ -116,7 +118,8 @@ struct ehd__output_ops {
 		     const struct ehd_trace_info *info);
 	int (*event)(struct ehd__out *o, const struct ehd_event *ev,
 		     struct ehd_enum *en, const char **why, uint64_t *where);
-	int (*row)(struct ehd__out *o, const struct ehd__eh_row *row);
+	int (*rows)(struct ehd__out *o, const struct ehd__eh_row *rows,
+		    size_t n, size_t *taken);
 	int (*end)(struct ehd__out *o);
 	int (*flush)(struct ehd__out *o);
 	int (*close)(struct ehd__out *o, const struct ehd_writer_stats *st);

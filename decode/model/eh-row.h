@@ -12,12 +12,15 @@
  * byte, or declines it; a declined row is made an ehd_event as usual.
  *
  *	reader (drain)                                  format
- *	  known identity? ─row──────────────────────────► ops->row()
+ *	  known identity? ─rows─────────────────────────► ops->rows()
  *	  no / declined ──► ehd_event ──► ehd_writer_event() ──► ops->event()
  *
- * The writer front end hands the reader its format's row() for a pass
+ * The writer front end hands the reader its format's rows() for a pass
  * (ehd__writer_sink()) and counts what was taken after it
- * (ehd__writer_sink_end()): one call per row, none through the front end.
+ * (ehd__writer_sink_end()). The reader hands the rows of consecutive
+ * samples together (up to EHD__ROWS_BATCH): one call per batch, none
+ * through the front end, and the writer keeps what the rows share (the
+ * type, the thread) from one to the next.
  */
 #ifndef EHD_EH_ROW_H
 #define EHD_EH_ROW_H
@@ -49,18 +52,23 @@ struct ehd__eh_row {
 struct ehd__out;
 struct ehd_writer;
 
+/* Rows a reader hands in one call at most. */
+#define EHD__ROWS_BATCH 64
+
 /*
  * struct ehd__eh_sink - where a reader hands rows (ehd_reader_pass())
- * @take: the format's row() (formats/output.h), called directly: 1 when
- *	the row is written, 0 when it is declined and nothing changed, < 0
- *	when it is taken but the output failed
+ * @take: the format's rows() (formats/output.h), called directly with
+ *	@n rows: it takes them in order up to the first it declines (which
+ *	and those after it are left as they were) and says in *@taken how
+ *	many; returns 0, or < 0 when the last row it took failed the output
  * @o: for @take
  * @taken: rows taken so far; the reader gives back once it is @max, or
  *	once @err is set
  * @err: the failure of a @take, 0 while none
  */
 struct ehd__eh_sink {
-	int (*take)(struct ehd__out *o, const struct ehd__eh_row *row);
+	int (*take)(struct ehd__out *o, const struct ehd__eh_row *rows,
+		    size_t n, size_t *taken);
 	struct ehd__out *o;
 	uint64_t taken, max;
 	int err;

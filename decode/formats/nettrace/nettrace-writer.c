@@ -2199,50 +2199,87 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 }
 
 /*
- * nettrace_row() - add EventHeader event @row (eh-row.h) as ntw_event() would
- * have added it, if its type and thread are known without it
- * Return: 1 when it is in the window, 0 when declined with nothing
- * changed (the type or the thread not known by their keys, a payload
- * that does not convert cleanly, whose event's own path says why, the
- * first event), or < 0 when it is in the window but writing the window
- * failed. A row that would take the output past its size limit is taken
+ * nettrace_rows() - add EventHeader events @rows (eh-row.h), @n of them in
+ * order, each as ntw_event() would have added it, while their types and
+ * threads are known without them
+ * @taken: the rows put in the window
+ *
+ * A row is declined, with nothing changed, and those after it left, when
+ * its type or thread is not known by its keys, when its payload does not
+ * convert cleanly (its event's own path says why), or before the first
+ * event. A row that would take the output past its size limit is taken
  * back and declined, the writer full: its event's own path then refuses
- * it, as all after it.
+ * it, as all after it. The type and thread of the row before are kept in
+ * locals: the rows of a batch are mostly of one type and few threads.
+ *
+ * Return: 0, or < 0 when the last row taken is in the window but writing
+ * the window failed.
  */
-static int nettrace_row(struct ehd__out *o, const struct ehd__eh_row *row)
+static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
+			 size_t n, size_t *taken)
 {
 	struct ehd__ntw *w = o->state;
-	const struct key_cache *kc = &w->key_cache[row->key % KEY_CACHE_SIZE];
+	const struct ehd__eh_row *row, *end = rows + n;
+	const struct ehd__ntm *map = NULL;
+	uint64_t key = 0, gen = 0;	/* of the row before; 0: none */
+	uint32_t meta = 0, pid = 0, tid = 0, thread = 0;
 	struct ehd__ntm_result res;
 	struct undo undo;
 	struct held *h;
-	uint32_t thread;
-	size_t at = w->payloads.len;
-	int err;
+	size_t at;
+	int err = 0;
 
-	if (w->err || w->full || !w->have_first || kc->key != row->key ||
-	    !thread_known(w, row->context, row->pid, row->tid, row->names_gen,
-			  &thread) ||
-	    held_room(w))
+	*taken = 0;
+	if (w->err || !w->have_first)
 		return 0;
-	if (w->limit)
-		undo_keep(w, &undo);
-	if (ehd__ntm_convert(&w->metas[kc->meta].map, row->payload,
-			     row->payload_size, &w->payloads, &res))
-		return 0;
-	if (res.extra)
-		w->st.trailing++;
-	w->st.lossy += res.lossy;
-	h = held_begin(w, row->context, row->time, row->cpu, kc->meta, at);
-	h->thread = thread;
-	h->stack = h->labels = 0;
-	held_end(w, h, row->context);
-	if (w->limit && over_limit(w, &undo))
-		return 0;	/* taken back, w->full */
-	err = window_check(w);
-	if (err == -EFBIG && w->st.no_room)
-		return 1;	/* (its window not written: w->full) */
-	return err ? err : 1;
+	for (row = rows; row < end && !w->full; row++) {
+		if (row->key != key) {
+			const struct key_cache *kc =
+				&w->key_cache[row->key % KEY_CACHE_SIZE];
+
+			if (kc->key != row->key)
+				break;
+			key = row->key;
+			meta = kc->meta;
+			map = &w->metas[meta].map;
+		}
+		if (!(row->context & EHD_CTX_PID)) {
+			thread = CAPTURE_THREAD;
+			gen = 0;
+		} else if (!gen || row->names_gen != gen || row->tid != tid ||
+			   row->pid != pid) {
+			if (!thread_known(w, row->context, row->pid, row->tid,
+					  row->names_gen, &thread))
+				break;
+			gen = row->names_gen;
+			pid = row->pid;
+			tid = row->tid;
+		}
+		if (held_room(w))
+			break;
+		if (w->limit)
+			undo_keep(w, &undo);
+		at = w->payloads.len;
+		if (ehd__ntm_convert(map, row->payload, row->payload_size,
+				     &w->payloads, &res))
+			break;
+		if (res.extra)
+			w->st.trailing++;
+		w->st.lossy += res.lossy;
+		h = held_begin(w, row->context, row->time, row->cpu, meta, at);
+		h->thread = thread;
+		h->stack = h->labels = 0;
+		held_end(w, h, row->context);
+		if (w->limit && over_limit(w, &undo))
+			break;	/* taken back, w->full */
+		(*taken)++;
+		err = window_check(w);
+		if (err == -EFBIG && w->st.no_room)
+			err = 0;	/* (its window not written: w->full) */
+		if (err)
+			break;
+	}
+	return err;
 }
 
 /* Write what is held, the last sequence point and the end of stream. */
@@ -2350,7 +2387,7 @@ const struct ehd__output_ops ehd__nettrace_output = {
 	.name = "nettrace", .format = EHD_OUT_NETTRACE, .caps = EHD__OUT_OWN_IO,
 	.props = EHD_FORMAT_BINARY | EHD_FORMAT_RECORDS_ONLY,
 	.create = nettrace_create, .destroy = nettrace_destroy,
-	.begin = nettrace_begin, .event = nettrace_event, .row = nettrace_row,
+	.begin = nettrace_begin, .event = nettrace_event, .rows = nettrace_rows,
 	.flush = nettrace_flush, .close = nettrace_close,
 	.stats = nettrace_stats, .add_lost = nettrace_add_lost,
 	.set_limit = nettrace_set_limit,

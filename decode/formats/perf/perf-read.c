@@ -181,6 +181,9 @@ struct perf_read {
 	struct per_desc *descs;
 	size_t ndescs;
 	struct ehd__eh_sink *sink;	/* ehd_reader_pass(): rows go there */
+	struct ehd__eh_row rows[EHD__ROWS_BATCH];	/* not handed yet */
+	size_t nrows, row_base;		/* ... of held[row_base..] */
+	bool declined;		/* the sink declined the next held sample */
 
 	struct ehd_event ev;
 	struct ehd__event_internal internal;	/* behind ev.internal */
@@ -1352,19 +1355,18 @@ static void keep_rest(struct perf_read *r)
 }
 
 /*
- * Sample @l to the sink as a row, if it is an EventHeader event of the
- * identity its tracepoint's last event had (keep_known()), and the sink
- * takes it: true if taken. What the row says is what make_event() would
- * say of the event.
+ * The row of sample @l in @row, if it is an EventHeader event of the
+ * identity its tracepoint's last event had (keep_known()): true if made.
+ * What the row says is what make_event() would say of the event.
  */
-static bool pass_row(struct perf_read *r, const struct ehd__perf_lean *l)
+static inline bool make_row(struct perf_read *r,
+			    const struct ehd__perf_lean *l,
+			    struct ehd__eh_row *row)
 {
 	const struct ehd__perf_event_desc *d = l->desc;
 	const struct known *k;
-	struct ehd__eh_row row;
 	const uint8_t *eh;
 	size_t size;
-	int ret;
 
 	if (!d || d->eh_offset < 0 || d->index >= r->ndescs ||
 	    !(l->fields & PERF_SAMPLE_TIME) ||
@@ -1376,27 +1378,56 @@ static bool pass_row(struct perf_read *r, const struct ehd__perf_lean *l)
 	if (!k || !k->key || size < k->len ||
 	    !ehd__same_bytes(eh, k->bytes, k->len))
 		return false;
-	row.key = k->key;
-	row.context = sample_context(r, l->fields, l->time, &row.time);
-	row.cpu = l->cpu;
-	row.pid = l->pid;
-	row.tid = l->tid;
-	row.names_gen = names_gen(r);
-	row.payload = eh + k->len;
-	row.payload_size = size - k->len;
-	ret = r->sink->take(r->sink->o, &row);
-	if (!ret)
-		return false;
-	r->sink->taken++;
-	if (ret < 0)
-		r->sink->err = ret;
+	row->key = k->key;
+	row->context = sample_context(r, l->fields, l->time, &row->time);
+	row->cpu = l->cpu;
+	row->pid = l->pid;
+	row->tid = l->tid;
+	row->names_gen = names_gen(r);
+	row->payload = eh + k->len;
+	row->payload_size = size - k->len;
 	return true;
+}
+
+/*
+ * Hand the rows made (of held[row_base..next_held)) to the sink: those it
+ * takes are given out; from the first it declines on, the samples are
+ * held again, that one to be made an event. 0, or ROWS_PASSED when the
+ * sink has taken its most (or failed).
+ */
+static int pass_rows(struct perf_read *r)
+{
+	struct ehd__eh_sink *sink = r->sink;
+	size_t n = r->nrows, k = 0, j;
+	struct held *h;
+	int err;
+
+	r->nrows = 0;
+	err = sink->take(sink->o, r->rows, n, &k);
+	for (j = 0, h = &r->held[r->row_base]; j < k; j++, h++) {
+		r->held_bytes -= h->pl.size;
+		if (h->chunk) {
+			release(r, h->chunk);
+			h->chunk = NULL;
+		}
+	}
+	if (k)
+		r->last_time = h[-1].pl.time;
+	if (k < n) {
+		r->next_held = r->row_base + k;
+		r->declined = true;
+	}
+	sink->taken += k;
+	if (err)
+		sink->err = err;
+	return sink->taken >= sink->max || sink->err ? ROWS_PASSED : 0;
 }
 
 /*
  * The next held sample (1), or 0 when all those due are out, or
  * ROWS_PASSED when the sink has taken its most; names applied. A plain
- * sample is read here, from where it is held.
+ * sample is read here, from where it is held. Samples that make rows
+ * are gathered and handed together, before anything else is given out.
  */
 static int drain(struct perf_read *r)
 {
@@ -1404,47 +1435,67 @@ static int drain(struct perf_read *r)
 	const struct rec_info *i;
 	struct ehd__perf_lean l;
 	struct held *h;
+	size_t most = 0;
+	bool row_ok;
 	int err;
 
 	for (;;) {
 		if (r->next_held == r->drain_end) {
+			if (r->nrows) {
+				if ((err = pass_rows(r)))
+					return err;
+				continue;
+			}
 			r->draining = false;
 			keep_rest(r);
 			return 0;
 		}
-		h = &r->held[r->next_held++];
-		r->held_bytes -= h->pl.size;
-		r->given = h->chunk;	/* released at the next call */
-		h->chunk = NULL;
-		i = NULL;
-		if (!h->info) {
-			r->last_time = h->pl.time;
+		h = &r->held[r->next_held];
+		i = h->info;
+		lean = NULL;
+		if (!i) {
 			l.data = h->pl.data;
 			l.desc = h->pl.desc;
 			l.time = h->pl.time;
 			ehd__perf_lean_fields(&l);
 			lean = &l;
-		} else {
-			i = h->info;
-			if (i->fields & PERF_SAMPLE_TIME)
-				r->last_time = h->pl.time;
-			if (task_record(r, i->type)) {
-				if (apply_task(r, i, h->pl.data, h->pl.size))
-					return 1;
-				release_given(r);
-				continue;
-			}
-			lean = NULL;
+		} else if (i->parsed && !i->chain_off && i->raw_off &&
+			   !task_record(r, i->type)) {
 			/* (a row has no stack) */
-			if (i->parsed && !i->chain_off && i->raw_off) {
-				lean_of(i, h->pl.data, &l);
-				lean = &l;
-			}
+			lean_of(i, h->pl.data, &l);
+			lean = &l;
 		}
-		if (r->sink && lean && pass_row(r, lean)) {
+		row_ok = r->sink && lean && !r->declined;
+		r->declined = false;
+		if (row_ok && make_row(r, lean, &r->rows[r->nrows])) {
+			if (!r->nrows) {
+				/* (the sink takes fewer than its most) */
+				r->row_base = r->next_held;
+				most = r->sink->max - r->sink->taken;
+				if (most > EHD__ROWS_BATCH)
+					most = EHD__ROWS_BATCH;
+			}
+			r->next_held++;
+			if (++r->nrows >= most && (err = pass_rows(r)))
+				return err;
+			continue;
+		}
+		if (r->nrows) {
+			/* (this sample is looked at again after them) */
+			if ((err = pass_rows(r)))
+				return err;
+			continue;
+		}
+		r->next_held++;
+		r->held_bytes -= h->pl.size;
+		r->given = h->chunk;	/* released at the next call */
+		h->chunk = NULL;
+		if (!i || (i->fields & PERF_SAMPLE_TIME))
+			r->last_time = h->pl.time;
+		if (i && task_record(r, i->type)) {
+			if (apply_task(r, i, h->pl.data, h->pl.size))
+				return 1;
 			release_given(r);
-			if (r->sink->taken >= r->sink->max || r->sink->err)
-				return ROWS_PASSED;
 			continue;
 		}
 		if (!i) {
