@@ -20,10 +20,9 @@
 #include "model/json-values.h"
 #include "formats/nettrace/nettrace-format.h"
 #include "formats/nettrace/nettrace-map.h"
+#include "formats/nettrace/nettrace-steps.h"
 #include "model/tracefs-fields.h"
 
-/* Largest payload TraceEvent reads whole. */
-#define PAYLOAD_MAX 0xffffu
 /* TraceEvent refuses fixed arrays of this many bytes or more. */
 #define FIXED_ARRAY_MAX 0xffebu
 
@@ -53,18 +52,6 @@ struct ehd__ntm_op {
 	uint32_t n;
 	uint32_t end;		/* OP_LOOP: index after the body */
 };
-
-/*
- * A step of a simple program (find_fixed_size()): @copy bytes as they
- * are, then a zero-terminated 8-bit string widened to UTF-16, unless
- * @str is STEP_END (the last step).
- */
-struct ehd__ntm_step {
-	size_t copy;
-	uint8_t str;
-};
-
-enum { STEP_END, STEP_UTF8, STEP_LATIN1 };
 
 static struct ehd__ntm_op *add_op(struct ehd__ntm *m, uint8_t code,
 				  uint8_t size, uint32_t n)
@@ -398,7 +385,8 @@ static void reset(struct ehd__ntm *m, bool swap)
  * A program of one plain copy: every payload has the same size. Another
  * program of copies and 8-bit zero-terminated strings in the host's byte
  * order is said as steps, each copy followed by a string, and run by
- * run_steps() (none when there is no memory for them: run_ops() runs it).
+ * ehd__ntm_run_steps() (none when there is no memory for them: run_ops()
+ * runs it).
  */
 static void find_fixed_size(struct ehd__ntm *m)
 {
@@ -426,10 +414,10 @@ static void find_fixed_size(struct ehd__ntm *m)
 			st->copy += (size_t)m->ops[i].n * m->ops[i].size;
 			continue;
 		}
-		st->str = m->ops[i].latin1 ? STEP_LATIN1 : STEP_UTF8;
+		st->str = m->ops[i].latin1 ? EHD__STEP_LATIN1 : EHD__STEP_UTF8;
 		(++st)->copy = 0;
 	}
-	st->str = STEP_END;
+	st->str = EHD__STEP_END;
 	m->nsteps = (size_t)(st - m->steps) + 1;
 }
 
@@ -916,125 +904,13 @@ static int run_ops(struct run *r, size_t i, size_t end)
 	return 0;
 }
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The 4 bytes of @v as 4 UTF-16LE units. */
-static inline uint64_t widen4(uint64_t v)
+void ehd__ntm_utf16(const struct ehd__ntm *m, const uint8_t *p, size_t n,
+		    bool latin1, struct ehd_buf *out,
+		    struct ehd__ntm_result *res)
 {
-	v &= 0xffffffffu;
-	v = (v | v << 16) & 0x0000ffff0000ffffull;
-	return (v | v << 8) & 0x00ff00ff00ff00ffull;
-}
+	struct run r = { m, p, n, 0, out, res };
 
-/*
- * How many bytes from @p on are ASCII and not 0 (any but 0 when @latin1),
- * 8 at a time while 8 are there before @end, each widened to UTF-16LE at
- * @d; the rest, fewer than 8, are the caller's. Up to 16 bytes past what
- * it widens are written over (the caller's room is twice its input).
- */
-static inline size_t widen_run(uint8_t *d, const uint8_t *p,
-			       const uint8_t *end, bool latin1)
-{
-	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
-	uint64_t v, stop, lo, hi;
-	size_t k = 0;
-
-	while (end - (p + k) >= 8) {
-		memcpy(&v, p + k, 8);
-		/* the lowest flagged byte is the first 0 (or non-ASCII) one */
-		stop = (v - ones) & ~v & highs;
-		if (!latin1)
-			stop |= v & highs;
-		lo = widen4(v);
-		hi = widen4(v >> 32);
-		memcpy(d + 2 * k, &lo, 8);
-		memcpy(d + 2 * k + 8, &hi, 8);
-		if (stop)
-			return k + (size_t)__builtin_ctzll(stop) / 8;
-		k += 8;
-	}
-	return k;
-}
-#else
-static inline size_t widen_run(uint8_t *d, const uint8_t *p,
-			       const uint8_t *end, bool latin1)
-{
-	(void)d; (void)p; (void)end; (void)latin1;
-	return 0;
-}
-#endif
-
-/*
- * A simple program's steps (find_fixed_size()) on @size bytes at @src:
- * the output is at most twice the input (a byte becomes at most one
- * UTF-16 unit, the terminator one unit), so room is taken once and
- * written without checks. As ehd__ntm_convert().
- */
-static int run_steps(const struct ehd__ntm *m, const uint8_t *src,
-		     size_t size, struct ehd_buf *out,
-		     struct ehd__ntm_result *res)
-{
-	const struct ehd__ntm_step *st = m->steps;
-	const uint8_t *p = src, *end = src + size, *z;
-	size_t start = out->len, k, n;
-	struct run r;
-	uint8_t *d;
-	bool latin1;
-
-	res->lossy = 0;
-	res->why = NULL;
-	if (ehd__buf_reserve(out, 2 * size + 2))
-		return out->err;
-	d = (uint8_t *)out->p + start;
-	for (;; st++) {
-		if ((size_t)(end - p) < st->copy) {
-			res->why = "value past the end";
-			break;
-		}
-		ehd__copy_small(d, p, st->copy);
-		d += st->copy;
-		p += st->copy;
-		if (st->str == STEP_END)
-			break;
-		/* ASCII is widened as the terminator is looked for. */
-		latin1 = st->str == STEP_LATIN1;
-		for (k = widen_run(d, p, end, latin1);
-		     p + k < end && p[k] && (p[k] < 0x80 || latin1); k++) {
-			d[2 * k] = p[k];
-			d[2 * k + 1] = 0;
-		}
-		for (z = p + k; z < end && *z; z++)
-			;
-		if (z == end) {
-			res->why = "string not terminated";
-			break;
-		}
-		d += 2 * k;
-		if (p + k < z) {
-			/* Not ASCII: the general decoding, on from there. */
-			r = (struct run){ m, src, size, 0, out, res };
-			out->len = (size_t)(d - (uint8_t *)out->p);
-			to_utf16(&r, p + k, (size_t)(z - p) - k, 1, latin1);
-			d = (uint8_t *)out->p + out->len;
-		}
-		d[0] = d[1] = 0;
-		d += 2;
-		p = z + 1;
-	}
-	n = (size_t)(d - (uint8_t *)out->p) - start;
-	out->len = start;
-	res->extra = false;
-	if (res->why) {
-		res->where = (size_t)(p - src);
-		return -EBADMSG;
-	}
-	if (out->err)
-		return out->err;
-	if (n > PAYLOAD_MAX)
-		return -E2BIG;
-	out->len += n;
-	out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
-	res->extra = ehd__extra_bytes((size_t)(end - p));
-	return 0;
+	to_utf16(&r, p, n, 1, latin1);
 }
 
 /*
@@ -1063,7 +939,7 @@ convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
 	}
 	if (m->nops == 1 && m->ops[0].code == OP_LSTR && m->ops[0].counted) {
 		/* raw: all the bytes */
-		if (size > PAYLOAD_MAX - 2)
+		if (size > EHD__NTM_PAYLOAD_MAX - 2)
 			return -E2BIG;
 		ehd__nt_put_le(out, (uint16_t)size, 2);
 		ehd__buf_put(out, src, size);
@@ -1076,7 +952,7 @@ convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
 		res->extra = ehd__extra_bytes(size - r.pos);
 	if (!out->err && out->len)
 		out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
-	if (!err && out->len - start > PAYLOAD_MAX)
+	if (!err && out->len - start > EHD__NTM_PAYLOAD_MAX)
 		err = -E2BIG;
 	if (!err)
 		err = out->err;
@@ -1090,6 +966,6 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		     struct ehd__ntm_result *res)
 {
 	if (m->nsteps)
-		return run_steps(m, src, size, out, res);
+		return ehd__ntm_run_steps(m, src, size, out, res);
 	return convert_ops(m, src, size, out, res);
 }

@@ -52,6 +52,7 @@
 #include "core/ehd-table.h"
 #include "formats/nettrace/nettrace-format.h"
 #include "formats/nettrace/nettrace-map.h"
+#include "formats/nettrace/nettrace-steps.h"
 #include "formats/output.h"
 #include "system/procs.h"
 #include "model/tracefs-fields.h"
@@ -2260,7 +2261,11 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 		if (w->limit)
 			undo_keep(w, &undo);
 		at = w->payloads.len;
-		if (ehd__ntm_convert(map, row->payload, row->payload_size,
+		/* (most types' steps, inline: no call) */
+		if (map->nsteps ?
+		    ehd__ntm_run_steps(map, row->payload, row->payload_size,
+				       &w->payloads, &res) :
+		    ehd__ntm_convert(map, row->payload, row->payload_size,
 				     &w->payloads, &res))
 			break;
 		if (res.extra)
