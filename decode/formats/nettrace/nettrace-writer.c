@@ -1401,15 +1401,16 @@ static unsigned int varuint_len(uint64_t v)
 	return n;
 }
 
-/* Room for one more row in the window: 0 or -ENOMEM. */
-static int held_room(struct ehd__ntw *w)
+/* Room for @n more rows in the window: 0 or -ENOMEM. */
+static int held_room(struct ehd__ntw *w, size_t n)
 {
-	size_t cap;
+	size_t cap = w->held_cap ? w->held_cap : 4096;
 	struct held *h;
 
-	if (w->nheld < w->held_cap)
+	if (w->held_cap - w->nheld >= n)
 		return 0;
-	cap = w->held_cap ? 2 * w->held_cap : 4096;
+	while (cap - w->nheld < n)
+		cap *= 2;
 	h = realloc(w->held, cap * sizeof(*h));
 	if (!h)
 		return -ENOMEM;
@@ -1489,7 +1490,7 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 		      uint32_t meta, size_t payload_at, bool bare)
 {
 	struct held *h;
-	int err = held_room(w);
+	int err = held_room(w, 1);
 
 	if (err)
 		return err;
@@ -1999,15 +2000,23 @@ static int over_limit(struct ehd__ntw *w, const struct undo *u)
 	return -EFBIG;
 }
 
+/*
+ * Whether the window holds enough to be written: its payloads @payloads
+ * bytes (0: its tables only), or its tables.
+ */
+static inline bool window_due(const struct ehd__ntw *w, size_t payloads)
+{
+	return payloads >= WINDOW_BYTES || w->rows.len >= TABLE_BYTES_MAX ||
+	       w->thread_rows.len >= TABLE_BYTES_MAX ||
+	       w->stack_data.len >= TABLE_BYTES_MAX;
+}
+
 /* Write the window once it holds enough. */
 static inline int window_check(struct ehd__ntw *w)
 {
 	int err = 0;
 
-	if (w->payloads.len >= WINDOW_BYTES ||
-	    w->rows.len >= TABLE_BYTES_MAX ||
-	    w->thread_rows.len >= TABLE_BYTES_MAX ||
-	    w->stack_data.len >= TABLE_BYTES_MAX)
+	if (window_due(w, w->payloads.len))
 		err = flush_window(w);
 	if (!err && w->payloads.err)
 		err = -ENOMEM;
@@ -2227,13 +2236,17 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 	struct ehd__ntm_result res;
 	struct undo undo;
 	struct held *h;
-	size_t at;
+	size_t at, k = 0;
+	bool limit, tables;
 	int err = 0;
 
 	*taken = 0;
-	if (w->err || !w->have_first)
+	if (w->err || w->full || !w->have_first || held_room(w, n))
 		return 0;
-	for (row = rows; row < end && !w->full; row++) {
+	/* (what no row changes is looked at once) */
+	limit = w->limit;
+	tables = window_due(w, 0);
+	for (row = rows; row < end; row++) {
 		if (row->key != key) {
 			const struct key_cache *kc =
 				&w->key_cache[row->key % KEY_CACHE_SIZE];
@@ -2256,9 +2269,7 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 			pid = row->pid;
 			tid = row->tid;
 		}
-		if (held_room(w))
-			break;
-		if (w->limit)
+		if (limit)
 			undo_keep(w, &undo);
 		at = w->payloads.len;
 		/* (most types' steps, inline: no call) */
@@ -2270,20 +2281,26 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 			break;
 		if (res.extra)
 			w->st.trailing++;
-		w->st.lossy += res.lossy;
+		if (res.lossy)
+			w->st.lossy += res.lossy;
 		h = held_begin(w, row->context, row->time, row->cpu, meta, at);
 		h->thread = thread;
 		h->stack = h->labels = 0;
 		held_end(w, h, row->context);
-		if (w->limit && over_limit(w, &undo))
+		if (limit && over_limit(w, &undo))
 			break;	/* taken back, w->full */
-		(*taken)++;
-		err = window_check(w);
-		if (err == -EFBIG && w->st.no_room)
-			err = 0;	/* (its window not written: w->full) */
-		if (err)
-			break;
+		k++;
+		if (tables || w->payloads.len >= WINDOW_BYTES ||
+		    w->payloads.err) {
+			err = window_check(w);
+			if (err == -EFBIG && w->st.no_room)
+				err = 0;	/* (not written: w->full) */
+			if (err || w->full)
+				break;
+			tables = window_due(w, 0);
+		}
 	}
+	*taken = k;
 	return err;
 }
 

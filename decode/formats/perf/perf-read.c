@@ -181,8 +181,7 @@ struct perf_read {
 	struct per_desc *descs;
 	size_t ndescs;
 	struct ehd__eh_sink *sink;	/* ehd_reader_pass(): rows go there */
-	struct ehd__eh_row rows[EHD__ROWS_BATCH];	/* not handed yet */
-	size_t nrows, row_base;		/* ... of held[row_base..] */
+	struct ehd__eh_row rows[EHD__ROWS_BATCH];	/* pass_run()'s */
 	bool declined;		/* the sink declined the next held sample */
 
 	struct ehd_event ev;
@@ -1390,106 +1389,108 @@ static inline bool make_row(struct perf_read *r,
 }
 
 /*
- * Hand the rows made (of held[row_base..next_held)) to the sink: those it
- * takes are given out; from the first it declines on, the samples are
- * held again, that one to be made an event. 0, or ROWS_PASSED when the
- * sink has taken its most (or failed).
+ * The lean view of held sample @h in @l, if it can be a row: a plain
+ * sample, or one whose fields were kept without a call chain.
  */
-static int pass_rows(struct perf_read *r)
+static inline bool row_sample(struct perf_read *r, const struct held *h,
+			      struct ehd__perf_lean *l)
+{
+	const struct rec_info *i = h->info;
+
+	if (!i) {
+		l->data = h->pl.data;
+		l->desc = h->pl.desc;
+		l->time = h->pl.time;
+		ehd__perf_lean_fields(l);
+		return true;
+	}
+	if (!i->parsed || i->chain_off || !i->raw_off ||
+	    task_record(r, i->type))
+		return false;
+	lean_of(i, h->pl.data, l);
+	return true;
+}
+
+/*
+ * Hand the sink the rows of the held samples that come next, a batch at a
+ * time, while they make rows and it takes them: those it takes are given
+ * out. At the first it declines, that sample is left next, to be made an
+ * event (r->declined). 0 when the next sample (if any) makes no row or
+ * was declined, or ROWS_PASSED when the sink has taken its most (or
+ * failed).
+ */
+static int pass_run(struct perf_read *r)
 {
 	struct ehd__eh_sink *sink = r->sink;
-	size_t n = r->nrows, k = 0, j;
+	struct ehd__eh_row *rows = r->rows;
+	struct ehd__perf_lean l;
+	size_t i = r->next_held, end = r->drain_end, base, n, k, most;
 	struct held *h;
 	int err;
 
-	r->nrows = 0;
-	err = sink->take(sink->o, r->rows, n, &k);
-	for (j = 0, h = &r->held[r->row_base]; j < k; j++, h++) {
-		r->held_bytes -= h->pl.size;
-		if (h->chunk) {
-			release(r, h->chunk);
-			h->chunk = NULL;
+	for (;;) {
+		most = EHD__ROWS_BATCH;
+		if (sink->max - sink->taken < most)
+			most = (size_t)(sink->max - sink->taken);
+		for (base = i, n = 0; n < most && i < end; n++, i++)
+			if (!row_sample(r, &r->held[i], &l) ||
+			    !make_row(r, &l, &rows[n]))
+				break;
+		if (!n)
+			return 0;
+		k = 0;
+		err = sink->take(sink->o, rows, n, &k);
+		for (h = &r->held[base]; h < &r->held[base + k]; h++) {
+			r->held_bytes -= h->pl.size;
+			if (h->chunk) {
+				release(r, h->chunk);
+				h->chunk = NULL;
+			}
 		}
+		if (k)
+			r->last_time = h[-1].pl.time;
+		if (k < n) {
+			i = base + k;
+			r->declined = true;
+		}
+		r->next_held = i;
+		sink->taken += k;
+		if (err)
+			sink->err = err;
+		if (sink->taken >= sink->max || sink->err)
+			return ROWS_PASSED;
+		if (k < n || n < most)
+			return 0;
 	}
-	if (k)
-		r->last_time = h[-1].pl.time;
-	if (k < n) {
-		r->next_held = r->row_base + k;
-		r->declined = true;
-	}
-	sink->taken += k;
-	if (err)
-		sink->err = err;
-	return sink->taken >= sink->max || sink->err ? ROWS_PASSED : 0;
 }
 
 /*
  * The next held sample (1), or 0 when all those due are out, or
  * ROWS_PASSED when the sink has taken its most; names applied. A plain
- * sample is read here, from where it is held. Samples that make rows
- * are gathered and handed together, before anything else is given out.
+ * sample is read here, from where it is held. The samples that make rows
+ * go to the sink together (pass_run()), the others one by one as events.
  */
 static int drain(struct perf_read *r)
 {
-	const struct ehd__perf_lean *lean;
 	const struct rec_info *i;
 	struct ehd__perf_lean l;
 	struct held *h;
-	size_t most = 0;
-	bool row_ok;
 	int err;
 
 	for (;;) {
+		if (r->sink && !r->declined && (err = pass_run(r)))
+			return err;
+		r->declined = false;
 		if (r->next_held == r->drain_end) {
-			if (r->nrows) {
-				if ((err = pass_rows(r)))
-					return err;
-				continue;
-			}
 			r->draining = false;
 			keep_rest(r);
 			return 0;
 		}
-		h = &r->held[r->next_held];
-		i = h->info;
-		lean = NULL;
-		if (!i) {
-			l.data = h->pl.data;
-			l.desc = h->pl.desc;
-			l.time = h->pl.time;
-			ehd__perf_lean_fields(&l);
-			lean = &l;
-		} else if (i->parsed && !i->chain_off && i->raw_off &&
-			   !task_record(r, i->type)) {
-			/* (a row has no stack) */
-			lean_of(i, h->pl.data, &l);
-			lean = &l;
-		}
-		row_ok = r->sink && lean && !r->declined;
-		r->declined = false;
-		if (row_ok && make_row(r, lean, &r->rows[r->nrows])) {
-			if (!r->nrows) {
-				/* (the sink takes fewer than its most) */
-				r->row_base = r->next_held;
-				most = r->sink->max - r->sink->taken;
-				if (most > EHD__ROWS_BATCH)
-					most = EHD__ROWS_BATCH;
-			}
-			r->next_held++;
-			if (++r->nrows >= most && (err = pass_rows(r)))
-				return err;
-			continue;
-		}
-		if (r->nrows) {
-			/* (this sample is looked at again after them) */
-			if ((err = pass_rows(r)))
-				return err;
-			continue;
-		}
-		r->next_held++;
+		h = &r->held[r->next_held++];
 		r->held_bytes -= h->pl.size;
 		r->given = h->chunk;	/* released at the next call */
 		h->chunk = NULL;
+		i = h->info;
 		if (!i || (i->fields & PERF_SAMPLE_TIME))
 			r->last_time = h->pl.time;
 		if (i && task_record(r, i->type)) {
@@ -1499,7 +1500,11 @@ static int drain(struct perf_read *r)
 			continue;
 		}
 		if (!i) {
-			lean_sample(r, lean);
+			l.data = h->pl.data;
+			l.desc = h->pl.desc;
+			l.time = h->pl.time;
+			ehd__perf_lean_fields(&l);
+			lean_sample(r, &l);
 		} else if (i->parsed) {
 			held_sample(r, i, h->pl.data);
 		} else {
