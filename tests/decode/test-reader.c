@@ -335,7 +335,8 @@ static void pm_header(struct wr *x)
 	w8(x, 16);
 }
 
-static void pm_attr(struct wr *x)
+/* The event's attr: its samples of ST, and raw data with @raw. */
+static void pm_attr_raw(struct wr *x, bool raw)
 {
 	size_t at = rec_begin(x, 64 /* HEADER_ATTR */), i;
 
@@ -343,14 +344,23 @@ static void pm_attr(struct wr *x)
 	w4(x, PERF_ATTR_SIZE_VER7);
 	w8(x, PERF_COUNT_SW_CPU_CLOCK);
 	w8(x, 1);
-	w8(x, ST);
+	w8(x, ST | (raw ? PERF_SAMPLE_RAW : 0));
 	for (i = 32; i < PERF_ATTR_SIZE_VER7; i += 8)
 		w8(x, 0);
 	rec_end(x, at);
 }
 
-/* A sample at @time of thread @tid (pid 100, CPU 2). */
-static void pm_sample_of(struct wr *x, uint64_t time, uint32_t tid)
+static void pm_attr(struct wr *x)
+{
+	pm_attr_raw(x, false);
+}
+
+/*
+ * A sample at @time of thread @tid (pid 100, CPU 2), with 4 bytes of raw
+ * data with @raw (a plain sample, read the short way).
+ */
+static void pm_sample_raw(struct wr *x, uint64_t time, uint32_t tid,
+			  bool raw)
 {
 	size_t at = rec_begin(x, PERF_RECORD_SAMPLE);
 
@@ -359,7 +369,16 @@ static void pm_sample_of(struct wr *x, uint64_t time, uint32_t tid)
 	w8(x, time);
 	w4(x, 2);
 	w4(x, 0);
+	if (raw) {
+		w4(x, 4);
+		w4(x, tid);
+	}
 	rec_end(x, at);
+}
+
+static void pm_sample_of(struct wr *x, uint64_t time, uint32_t tid)
+{
+	pm_sample_raw(x, time, tid, false);
 }
 
 static void pm_sample(struct wr *x, uint64_t time)
@@ -473,9 +492,10 @@ static int cmp_arrival(const void *a, const void *b)
  * the one before, with times shared within and across runs, and no
  * round: read in time order, they come out as a stable sort of them
  * (equal times in arrival order), whether merged (a few runs) or sorted
- * (more than the reader tracks).
+ * (more than the reader tracks); with @raw, of plain samples, whose runs
+ * are read in one call (hold_places()).
  */
-static void check_runs(unsigned int nruns)
+static void check_runs(unsigned int nruns, bool raw)
 {
 	struct arrival *a = calloc(64 * nruns, sizeof(*a));
 	struct wr x = { .be = false };
@@ -487,7 +507,7 @@ static void check_runs(unsigned int nruns)
 
 	assert_non_null(a);
 	pm_header(&x);
-	pm_attr(&x);
+	pm_attr_raw(&x, raw);
 	for (k = 0; k < nruns; k++) {
 		seed = seed * 1103515245 + 12345;
 		len = 1 + (seed >> 16) % 60;
@@ -498,7 +518,7 @@ static void check_runs(unsigned int nruns)
 				t += (seed >> 16) % 3;
 			a[n].time = t;
 			a[n].n = n;
-			pm_sample_of(&x, t, 1000 + n);
+			pm_sample_raw(&x, t, 1000 + n, raw);
 			n++;
 		}
 	}
@@ -522,10 +542,16 @@ static void check_runs(unsigned int nruns)
 static void test_perf_runs(void **state)
 {
 	(void)state;
-	check_runs(2);
-	check_runs(40);
-	check_runs(65);		/* the most merged (64 after the first) */
-	check_runs(66);		/* sorted */
+	bool raw = false;
+
+	do {
+		check_runs(2, raw);
+		check_runs(40, raw);
+		/* the most merged (64 after the first) */
+		check_runs(65, raw);
+		check_runs(66, raw);	/* sorted */
+		raw = !raw;
+	} while (raw);
 }
 
 /* Pipe-mode data on a pipe: the first bytes are read before the kind is

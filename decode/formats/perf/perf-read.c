@@ -1187,7 +1187,9 @@ static int hold(struct perf_read *r, const struct ehd__perf_record *rec)
  */
 static int hold_places(struct perf_read *r)
 {
-	bool copy = !ehd__perf_borrowing(r->perf);
+	bool copy = !ehd__perf_borrowing(r->perf), have, tp = false;
+	const struct ehd__perf_event_desc *desc = NULL;
+	uint64_t prev, max, t, bytes = 0, tps = 0;
 	const uint8_t *from, *to;
 	struct chunk *c = NULL;
 	size_t room = SIZE_MAX, n, k;
@@ -1214,16 +1216,35 @@ static int hold_places(struct perf_read *r)
 		c->len += k;
 		c->live += n;
 	}
+	/* (note_run() and the counts, kept in locals over the run) */
+	have = r->nheld > r->first;
+	prev = have ? r->held[r->nheld - 1].pl.time : 0;
+	max = r->max_time;
 	for (k = 0; k < n; k++, h++) {
-		note_run(r, h->pl.time);
+		t = h->pl.time;
+		if (have && t < prev && r->nruns <= RUNS_MAX) {
+			if (r->nruns < RUNS_MAX)
+				r->runs[r->nruns] = r->nheld + k;
+			r->nruns++;
+		}
+		have = true;
+		prev = t;
+		if (t > max)
+			max = t;
 		h->pl.data = to + (h->pl.data - from);
 		h->info = NULL;
 		h->chunk = c;
-		r->held_bytes += h->pl.size;
-		r->stats.tracepoint_samples +=
-			h->pl.desc->attr.type == PERF_TYPE_TRACEPOINT;
-		r->nheld++;
+		bytes += h->pl.size;
+		if (h->pl.desc != desc) {
+			desc = h->pl.desc;
+			tp = desc->attr.type == PERF_TYPE_TRACEPOINT;
+		}
+		tps += tp;
 	}
+	r->nheld += n;
+	r->max_time = max;
+	r->held_bytes += bytes;
+	r->stats.tracepoint_samples += tps;
 	r->stats.records += n;
 	return 1;
 }
@@ -1354,35 +1375,68 @@ static void keep_rest(struct perf_read *r)
 }
 
 /*
+ * What the rows of a run share, looked up once a run (pass_run()), and
+ * once a perf event for its samples (row_desc()): no event is made during
+ * the run, so no identity and no names change.
+ * @desc: the perf event looked up last (NULL: none yet)
+ * @known: its identity, NULL when its samples make no rows
+ * @eh_offset: where its EventHeader begins in the raw data
+ */
+struct row_ctx {
+	const struct ehd__perf_event_desc *desc;
+	const struct known *known;
+	uint32_t eh_offset;
+	bool utc;
+	uint64_t clock_offset;
+	uint64_t names_gen;
+};
+
+/* @c for the samples of perf event @d: false if they make no rows. */
+static bool row_desc(const struct perf_read *r, struct row_ctx *c,
+		     const struct ehd__perf_event_desc *d)
+{
+	const struct known *k = NULL;
+
+	if (d && d->eh_offset >= 0 && d->index < r->ndescs)
+		k = r->descs[d->index].known;
+	c->desc = d;
+	c->known = k && k->key ? k : NULL;
+	c->eh_offset = c->known ? (uint32_t)d->eh_offset : 0;
+	return c->known;
+}
+
+/*
  * The row of sample @l in @row, if it is an EventHeader event of the
  * identity its tracepoint's last event had (keep_known()): true if made.
  * What the row says is what make_event() would say of the event.
  */
-static inline bool make_row(struct perf_read *r,
+static inline bool make_row(const struct perf_read *r, struct row_ctx *c,
 			    const struct ehd__perf_lean *l,
 			    struct ehd__eh_row *row)
 {
-	const struct ehd__perf_event_desc *d = l->desc;
 	const struct known *k;
 	const uint8_t *eh;
 	size_t size;
 
-	if (!d || d->eh_offset < 0 || d->index >= r->ndescs ||
-	    !(l->fields & PERF_SAMPLE_TIME) ||
-	    (uint32_t)d->eh_offset > l->raw_size)
+	if (l->desc != c->desc && !row_desc(r, c, l->desc))
 		return false;
-	k = r->descs[d->index].known;
-	eh = l->data + l->raw_off + d->eh_offset;
-	size = l->raw_size - (uint32_t)d->eh_offset;
-	if (!k || !k->key || size < k->len ||
-	    !ehd__same_bytes(eh, k->bytes, k->len))
+	k = c->known;
+	if (!k || !(l->fields & PERF_SAMPLE_TIME) || c->eh_offset > l->raw_size)
+		return false;
+	eh = l->data + l->raw_off + c->eh_offset;
+	size = l->raw_size - c->eh_offset;
+	if (size < k->len || !ehd__same_bytes(eh, k->bytes, k->len))
 		return false;
 	row->key = k->key;
-	row->context = sample_context(r, l->fields, l->time, &row->time);
+	/* (as sample_context() says) */
+	row->context = EHD_CTX_TIME | (c->utc ? EHD_CTX_TIME_UTC : 0) |
+		       (l->fields & PERF_SAMPLE_CPU ? EHD_CTX_CPU : 0) |
+		       (l->fields & PERF_SAMPLE_TID ? EHD_CTX_PID : 0);
+	row->time = l->time + c->clock_offset;
 	row->cpu = l->cpu;
 	row->pid = l->pid;
 	row->tid = l->tid;
-	row->names_gen = names_gen(r);
+	row->names_gen = c->names_gen;
 	row->payload = eh + k->len;
 	row->payload_size = size - k->len;
 	return true;
@@ -1423,30 +1477,38 @@ static int pass_run(struct perf_read *r)
 {
 	struct ehd__eh_sink *sink = r->sink;
 	struct ehd__eh_row *rows = r->rows;
-	struct ehd__perf_lean l;
 	size_t i = r->next_held, end = r->drain_end, base, n, k, most;
+	struct row_ctx c = { .names_gen = names_gen(r) };
+	struct ehd__perf_lean l;
+	uint64_t bytes;
 	struct held *h;
 	int err;
 
+	if (r->ses->has_clock_offset) {	/* (ehd__perf_time_to_utc()) */
+		c.utc = true;
+		c.clock_offset = r->ses->clock_offset;
+	}
 	for (;;) {
 		most = EHD__ROWS_BATCH;
 		if (sink->max - sink->taken < most)
 			most = (size_t)(sink->max - sink->taken);
 		for (base = i, n = 0; n < most && i < end; n++, i++)
 			if (!row_sample(r, &r->held[i], &l) ||
-			    !make_row(r, &l, &rows[n]))
+			    !make_row(r, &c, &l, &rows[n]))
 				break;
 		if (!n)
 			return 0;
 		k = 0;
 		err = sink->take(sink->o, rows, n, &k);
+		bytes = 0;
 		for (h = &r->held[base]; h < &r->held[base + k]; h++) {
-			r->held_bytes -= h->pl.size;
+			bytes += h->pl.size;
 			if (h->chunk) {
 				release(r, h->chunk);
 				h->chunk = NULL;
 			}
 		}
+		r->held_bytes -= bytes;
 		if (k)
 			r->last_time = h[-1].pl.time;
 		if (k < n) {
