@@ -362,30 +362,36 @@ static uint64_t names_gen(const struct perf_read *r)
 }
 
 /*
- * The context bits of the event of a sample with sample_id @fields
- * (time, UTC, CPU, pid), and in *@time its time @t as the event has it.
+ * The context bits of the event of a sample with sample_id @fields (time,
+ * UTC when @utc, the session having the clock's offset, CPU, pid).
+ */
+static inline unsigned int fields_context(uint64_t fields, bool utc)
+{
+	unsigned int context = 0;
+
+	if (fields & PERF_SAMPLE_TIME)
+		context |= EHD_CTX_TIME | (utc ? EHD_CTX_TIME_UTC : 0);
+	if (fields & PERF_SAMPLE_CPU)
+		context |= EHD_CTX_CPU;
+	if (fields & PERF_SAMPLE_TID)
+		context |= EHD_CTX_PID;
+	return context;
+}
+
+/*
+ * The context bits of the event of a sample with sample_id @fields, and
+ * in *@time its time @t as the event has it.
  */
 static inline unsigned int sample_context(struct perf_read *r,
 					  uint64_t fields, uint64_t t,
 					  uint64_t *time)
 {
 	const struct ehd__perf_session *ss = r->ses;
-	unsigned int context = 0;
 
 	*time = 0;
-	if (fields & PERF_SAMPLE_TIME) {
-		context |= EHD_CTX_TIME;
-		*time = t;
-		if (ss->has_clock_offset) {	/* (ehd__perf_time_to_utc()) */
-			context |= EHD_CTX_TIME_UTC;
-			*time = t + ss->clock_offset;
-		}
-	}
-	if (fields & PERF_SAMPLE_CPU)
-		context |= EHD_CTX_CPU;
-	if (fields & PERF_SAMPLE_TID)
-		context |= EHD_CTX_PID;
-	return context;
+	if (fields & PERF_SAMPLE_TIME)	/* (ehd__perf_time_to_utc()) */
+		*time = t + (ss->has_clock_offset ? ss->clock_offset : 0);
+	return fields_context(fields, ss->has_clock_offset);
 }
 
 /*
@@ -1118,15 +1124,21 @@ static inline int held_room(struct perf_read *r)
 	return r->nheld < r->held_cap ? 0 : held_grow(r);
 }
 
+/* A run starts at held[@at] (past RUNS_MAX of them, the held are sorted). */
+static inline void run_starts(struct perf_read *r, size_t at)
+{
+	if (r->nruns <= RUNS_MAX) {
+		if (r->nruns < RUNS_MAX)
+			r->runs[r->nruns] = at;
+		r->nruns++;
+	}
+}
+
 /* A record of @time is held next: a new run if older than the one before. */
 static inline void note_run(struct perf_read *r, uint64_t time)
 {
-	if (r->nheld > r->first && time < r->held[r->nheld - 1].pl.time &&
-	    r->nruns <= RUNS_MAX) {
-		if (r->nruns < RUNS_MAX)
-			r->runs[r->nruns] = r->nheld;
-		r->nruns++;
-	}
+	if (r->nheld > r->first && time < r->held[r->nheld - 1].pl.time)
+		run_starts(r, r->nheld);
 	if (time > r->max_time)
 		r->max_time = time;
 }
@@ -1222,11 +1234,8 @@ static int hold_places(struct perf_read *r)
 	max = r->max_time;
 	for (k = 0; k < n; k++, h++) {
 		t = h->pl.time;
-		if (have && t < prev && r->nruns <= RUNS_MAX) {
-			if (r->nruns < RUNS_MAX)
-				r->runs[r->nruns] = r->nheld + k;
-			r->nruns++;
-		}
+		if (have && t < prev)
+			run_starts(r, r->nheld + k);
 		have = true;
 		prev = t;
 		if (t > max)
@@ -1428,10 +1437,7 @@ static inline bool make_row(const struct perf_read *r, struct row_ctx *c,
 	if (size < k->len || !ehd__same_bytes(eh, k->bytes, k->len))
 		return false;
 	row->key = k->key;
-	/* (as sample_context() says) */
-	row->context = EHD_CTX_TIME | (c->utc ? EHD_CTX_TIME_UTC : 0) |
-		       (l->fields & PERF_SAMPLE_CPU ? EHD_CTX_CPU : 0) |
-		       (l->fields & PERF_SAMPLE_TID ? EHD_CTX_PID : 0);
+	row->context = fields_context(l->fields, c->utc);
 	row->time = l->time + c->clock_offset;
 	row->cpu = l->cpu;
 	row->pid = l->pid;
@@ -1440,6 +1446,15 @@ static inline bool make_row(const struct perf_read *r, struct row_ctx *c,
 	row->payload = eh + k->len;
 	row->payload_size = size - k->len;
 	return true;
+}
+
+/* The fields of plain sample @h (held without a rec_info), read in @l. */
+static inline void plain_lean(const struct held *h, struct ehd__perf_lean *l)
+{
+	l->data = h->pl.data;
+	l->desc = h->pl.desc;
+	l->time = h->pl.time;
+	ehd__perf_lean_fields(l);
 }
 
 /*
@@ -1452,10 +1467,7 @@ static inline bool row_sample(struct perf_read *r, const struct held *h,
 	const struct rec_info *i = h->info;
 
 	if (!i) {
-		l->data = h->pl.data;
-		l->desc = h->pl.desc;
-		l->time = h->pl.time;
-		ehd__perf_lean_fields(l);
+		plain_lean(h, l);
 		return true;
 	}
 	if (!i->parsed || i->chain_off || !i->raw_off ||
@@ -1562,10 +1574,7 @@ static int drain(struct perf_read *r)
 			continue;
 		}
 		if (!i) {
-			l.data = h->pl.data;
-			l.desc = h->pl.desc;
-			l.time = h->pl.time;
-			ehd__perf_lean_fields(&l);
+			plain_lean(h, &l);
 			lean_sample(r, &l);
 		} else if (i->parsed) {
 			held_sample(r, i, h->pl.data);
