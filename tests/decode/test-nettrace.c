@@ -1043,7 +1043,7 @@ static void test_text_utf16(void **state)
 /* ---- the strict reader refuses what TraceEvent refuses ---- */
 
 struct bytes {
-	uint8_t p[4096];
+	uint8_t p[72 << 10];	/* (a payload over 65,535 bytes fits) */
 	size_t n;
 };
 
@@ -1086,7 +1086,7 @@ enum breakage {
 	OK, NO_OPCODE, TWICE_METADATA, UNKNOWN_THREAD, SEQ_FROM_2,
 	CAPTURE_UNSORTED, EMPTY_EVENT_BLOCK, NO_END, FIXED_ARRAY_0,
 	SAME_EVENT_ID, BEFORE_SYNC, UNKNOWN_STACK, UNKNOWN_LABELS,
-	LONG_NAME,
+	LONG_NAME, BIG_PAYLOAD,
 };
 
 /* A thread name longer than the 63 bytes it was once cut to. */
@@ -1176,14 +1176,21 @@ static void stream(struct bytes *b, enum breakage brk)
 		b->p[b->n++] = 1;
 		b->p[b->n++] = 7;
 		/* second: another capture thread, not marked sorted */
-		b->p[b->n++] = brk == CAPTURE_UNSORTED ? 0x02 : 0x40;
+		b->p[b->n++] = brk == CAPTURE_UNSORTED ? 0x02 :
+			       brk == BIG_PAYLOAD ? 0x40 | 0x80 : 0x40;
 		if (brk == CAPTURE_UNSORTED) {
 			b->p[b->n++] = 0;
 			b->p[b->n++] = 0;	/* capture thread 0: unknown too */
 			b->p[b->n++] = 0;
 		}
 		b->p[b->n++] = 5;
-		b->p[b->n++] = 8;
+		if (brk == BIG_PAYLOAD) {	/* 65,536 bytes: one too many */
+			b_put(b, "\x80\x80\x04", 3);
+			memset(b->p + b->n, 0, 1u << 16);
+			b->n += 1u << 16;
+		} else {
+			b->p[b->n++] = 8;
+		}
 	}
 	b_end_block(b, at, 2);
 	if (brk != NO_END)
@@ -1292,6 +1299,7 @@ static void test_strict_refuses(void **state)
 		{ BEFORE_SYNC, "sync time", true },
 		{ UNKNOWN_STACK, "unknown stack id", true },
 		{ UNKNOWN_LABELS, "unknown label list", true },
+		{ BIG_PAYLOAD, "TraceEvent reads 65,535", true },
 	};
 	struct bytes b;
 	char why[256];

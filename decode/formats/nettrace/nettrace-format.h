@@ -26,6 +26,8 @@
 #define EHD__NT_HEADER_SIZE	20
 /* Largest block payload (24-bit size). */
 #define EHD__NT_BLOCK_MAX	0xffffffu
+/* Largest event payload TraceEvent reads whole. */
+#define EHD__NT_PAYLOAD_MAX	0xffffu
 
 /* v6 block kinds (the high byte of a block header). */
 enum ehd__nt_block {

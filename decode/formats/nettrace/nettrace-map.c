@@ -913,13 +913,9 @@ void ehd__ntm_utf16(const struct ehd__ntm *m, const uint8_t *p, size_t n,
 	to_utf16(&r, p, n, 1, latin1);
 }
 
-/*
- * Any other program: as ehd__ntm_convert(). Not inlined there, so that
- * the steps' path does not pay for this one's frame.
- */
-static __attribute__((noinline)) int
-convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
-	    struct ehd_buf *out, struct ehd__ntm_result *res)
+int ehd__ntm_convert_ops(const struct ehd__ntm *m, const uint8_t *src,
+			 size_t size, struct ehd_buf *out,
+			 struct ehd__ntm_result *res)
 {
 	struct run r = { m, src, size, 0, out, res };
 	size_t start = out->len;
@@ -939,7 +935,7 @@ convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
 	}
 	if (m->nops == 1 && m->ops[0].code == OP_LSTR && m->ops[0].counted) {
 		/* raw: all the bytes */
-		if (size > EHD__NTM_PAYLOAD_MAX - 2)
+		if (size > EHD__NT_PAYLOAD_MAX - 2)
 			return -E2BIG;
 		ehd__nt_put_le(out, (uint16_t)size, 2);
 		ehd__buf_put(out, src, size);
@@ -952,7 +948,7 @@ convert_ops(const struct ehd__ntm *m, const uint8_t *src, size_t size,
 		res->extra = ehd__extra_bytes(size - r.pos);
 	if (!out->err && out->len)
 		out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
-	if (!err && out->len - start > EHD__NTM_PAYLOAD_MAX)
+	if (!err && out->len - start > EHD__NT_PAYLOAD_MAX)
 		err = -E2BIG;
 	if (!err)
 		err = out->err;
@@ -965,7 +961,5 @@ int ehd__ntm_convert(const struct ehd__ntm *m, const uint8_t *src,
 		     size_t size, struct ehd_buf *out,
 		     struct ehd__ntm_result *res)
 {
-	if (m->nsteps)
-		return ehd__ntm_run_steps(m, src, size, out, res);
-	return convert_ops(m, src, size, out, res);
+	return ehd__ntm_convert_inline(m, src, size, out, res);
 }

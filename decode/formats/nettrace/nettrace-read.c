@@ -41,8 +41,7 @@
 #include "system/procs.h"
 
 #define READ_CHUNK (256u << 10)
-/* TraceEvent's limits. */
-#define PAYLOAD_MAX 0xffffu
+/* TraceEvent's limit on a stack (its payload's: EHD__NT_PAYLOAD_MAX). */
 #define STACK_BYTES_MAX 65527u
 #define FIXED_ARRAY_MAX 0xffebu
 /* Deepest nesting of objects and arrays. */
@@ -2214,7 +2213,7 @@ static int make_event(struct ehd__nt *nt, const struct ehd__nt_row *row)
 		return ehd__nt_fail(nt, -EBADMSG, row->offset,
 				    "event of undefined metadata id %u",
 				    row->meta_id);
-	if (nt->strict && row->payload_size > PAYLOAD_MAX)
+	if (nt->strict && row->payload_size > EHD__NT_PAYLOAD_MAX)
 		return ehd__nt_fail(nt, -EBADMSG, row->offset,
 				    "payload of %u bytes (TraceEvent reads 65,535)",
 				    row->payload_size);

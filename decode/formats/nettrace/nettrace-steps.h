@@ -7,8 +7,9 @@
  * An event type whose payload program is only that (nettrace-map.c,
  * find_fixed_size()) has it said as steps, each a copy followed by a
  * string. The loop is inline here so that a writer's hot path runs it
- * without a call: its state (where it reads, where it writes, the result)
- * then stays in registers.
+ * without a call (ehd__ntm_convert_inline()): its state (where it reads,
+ * where it writes, the result) then stays in registers. Elsewhere
+ * ehd__ntm_convert() is the same, out of line.
  */
 #ifndef EHD_NETTRACE_STEPS_H
 #define EHD_NETTRACE_STEPS_H
@@ -21,10 +22,8 @@
 
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
+#include "formats/nettrace/nettrace-format.h"
 #include "formats/nettrace/nettrace-map.h"
-
-/* Largest payload TraceEvent reads whole (its size is a uint16_t). */
-#define EHD__NTM_PAYLOAD_MAX 0xffffu
 
 /*
  * struct ehd__ntm_step - a step of a simple program: @copy bytes as they
@@ -162,12 +161,34 @@ static inline int ehd__ntm_run_steps(const struct ehd__ntm *m,
 	}
 	if (out->err)
 		return out->err;
-	if (n > EHD__NTM_PAYLOAD_MAX)
+	if (n > EHD__NT_PAYLOAD_MAX)
 		return -E2BIG;
 	out->len += n;
 	out->p[out->len] = 0;	/* the buffer's promise (ehd-buf.h) */
 	res->extra = ehd__extra_bytes((size_t)(end - p));
 	return 0;
+}
+
+/*
+ * ehd__ntm_convert_ops() - convert by @m's program when it has no steps,
+ * as ehd__ntm_convert() does (nettrace-map.c)
+ */
+int ehd__ntm_convert_ops(const struct ehd__ntm *m, const uint8_t *src,
+			 size_t size, struct ehd_buf *out,
+			 struct ehd__ntm_result *res);
+
+/*
+ * ehd__ntm_convert_inline() - ehd__ntm_convert() where it is called for
+ * every event: the steps run here, without a call
+ */
+static inline int ehd__ntm_convert_inline(const struct ehd__ntm *m,
+					  const uint8_t *src, size_t size,
+					  struct ehd_buf *out,
+					  struct ehd__ntm_result *res)
+{
+	if (m->nsteps)
+		return ehd__ntm_run_steps(m, src, size, out, res);
+	return ehd__ntm_convert_ops(m, src, size, out, res);
 }
 
 #endif /* EHD_NETTRACE_STEPS_H */

@@ -2000,13 +2000,10 @@ static int over_limit(struct ehd__ntw *w, const struct undo *u)
 	return -EFBIG;
 }
 
-/*
- * Whether the window holds enough to be written: its payloads @payloads
- * bytes (0: its tables only), or its tables.
- */
-static inline bool window_due(const struct ehd__ntw *w, size_t payloads)
+/* Whether the window's rows of a table are enough for it to be written. */
+static inline bool tables_due(const struct ehd__ntw *w)
 {
-	return payloads >= WINDOW_BYTES || w->rows.len >= TABLE_BYTES_MAX ||
+	return w->rows.len >= TABLE_BYTES_MAX ||
 	       w->thread_rows.len >= TABLE_BYTES_MAX ||
 	       w->stack_data.len >= TABLE_BYTES_MAX;
 }
@@ -2016,7 +2013,7 @@ static inline int window_check(struct ehd__ntw *w)
 {
 	int err = 0;
 
-	if (window_due(w, w->payloads.len))
+	if (w->payloads.len >= WINDOW_BYTES || tables_due(w))
 		err = flush_window(w);
 	if (!err && w->payloads.err)
 		err = -ENOMEM;
@@ -2245,7 +2242,7 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 		return 0;
 	/* (what no row changes is looked at once) */
 	limit = w->limit;
-	tables = window_due(w, 0);
+	tables = tables_due(w);
 	for (row = rows; row < end; row++) {
 		if (row->key != key) {
 			const struct key_cache *kc =
@@ -2273,11 +2270,9 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 			undo_keep(w, &undo);
 		at = w->payloads.len;
 		/* (most types' steps, inline: no call) */
-		if (map->nsteps ?
-		    ehd__ntm_run_steps(map, row->payload, row->payload_size,
-				       &w->payloads, &res) :
-		    ehd__ntm_convert(map, row->payload, row->payload_size,
-				     &w->payloads, &res))
+		if (ehd__ntm_convert_inline(map, row->payload,
+					    row->payload_size, &w->payloads,
+					    &res))
 			break;
 		if (res.extra)
 			w->st.trailing++;
@@ -2297,7 +2292,7 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 				err = 0;	/* (not written: w->full) */
 			if (err || w->full)
 				break;
-			tables = window_due(w, 0);
+			tables = tables_due(w);
 		}
 	}
 	*taken = k;

@@ -1461,7 +1461,7 @@ static inline void plain_lean(const struct held *h, struct ehd__perf_lean *l)
  * The lean view of held sample @h in @l, if it can be a row: a plain
  * sample, or one whose fields were kept without a call chain.
  */
-static inline bool row_sample(struct perf_read *r, const struct held *h,
+static inline bool row_sample(const struct held *h,
 			      struct ehd__perf_lean *l)
 {
 	const struct rec_info *i = h->info;
@@ -1470,8 +1470,8 @@ static inline bool row_sample(struct perf_read *r, const struct held *h,
 		plain_lean(h, l);
 		return true;
 	}
-	if (!i->parsed || i->chain_off || !i->raw_off ||
-	    task_record(r, i->type))
+	/* (only samples are parsed when held: keep_parse()) */
+	if (!i->parsed || i->chain_off || !i->raw_off)
 		return false;
 	lean_of(i, h->pl.data, l);
 	return true;
@@ -1505,7 +1505,7 @@ static int pass_run(struct perf_read *r)
 		if (sink->max - sink->taken < most)
 			most = (size_t)(sink->max - sink->taken);
 		for (base = i, n = 0; n < most && i < end; n++, i++)
-			if (!row_sample(r, &r->held[i], &l) ||
+			if (!row_sample(&r->held[i], &l) ||
 			    !make_row(r, &c, &l, &rows[n]))
 				break;
 		if (!n)
