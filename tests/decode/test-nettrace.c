@@ -820,6 +820,65 @@ static void test_json_whole_stack(void **state)
 	ehd_reader_free(r);
 }
 
+/*
+ * A stack is written once per window however many events have it: 30
+ * events over three stacks (two the same but for their last frame, one
+ * a frame longer) make a Stack block of three, and read back each event
+ * has its own.
+ */
+static void test_stacks_shared(void **state)
+{
+	static const size_t len[3] = { 40, 40, 41 };
+	const struct ehd_event *ev;
+	struct ehd_reader *r = ehd_reader_new(0);
+	int fd = memfd_create("nettrace", 0), err;
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	uint64_t chain[3][41];
+	struct ehd_event e;
+	struct block b[64];
+	size_t n, i, k, stacks = 0, fsize;
+	uint8_t *f;
+	char *back, *p;
+
+	(void)state;
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < 41; i++)
+			chain[k][i] = 0x400000 + i * 16;
+	chain[1][39] = 0x500000;	/* only the last frame differs */
+	assert_int_equal(ehd_reader_open(r, dat_path), 0);
+	assert_int_equal(ehd_reader_next(r, &ev), 1);
+	e = *ev;
+	e.context |= EHD_CTX_CALLCHAIN | EHD_CTX_TIME;
+	assert_int_equal(ehd_writer_begin(w, "stacks"), 0);
+	for (i = 0; i < 30; i++) {
+		e.time = 1000 + i;
+		e.callchain = chain[i % 3];
+		e.callchain_count = len[i % 3];
+		assert_int_equal(ehd_writer_event(w, &e), 0);
+	}
+	assert_int_equal(ehd_writer_close(w), 0);
+	f = slurp(fd, &fsize);
+	n = blocks_of(f, fsize, b, 64);
+	for (i = 0; i < n; i++) {
+		if (b[i].kind != 5)	/* StackBlock */
+			continue;
+		/* first id 1, then the count */
+		assert_int_equal(b[i].p[0] | b[i].p[1] << 8, 1);
+		stacks += (size_t)(b[i].p[4] | b[i].p[5] << 8);
+	}
+	assert_int_equal(stacks, 3);
+	free(f);
+	back = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	for (k = 0, p = back; (p = strstr(p, "0x500000")); p++)
+		k++;
+	assert_int_equal(k, 10);	/* the second stack's events, each */
+	free(back);
+	close(fd);
+	ehd_writer_free(w);
+	ehd_reader_free(r);
+}
+
 /* A metadata row's parts, enough to check them. */
 struct row {
 	uint32_t id, event_id;
@@ -1602,6 +1661,7 @@ int main(void)
 		cmocka_unit_test(test_no_events),
 		cmocka_unit_test(test_pipe_counts),
 		cmocka_unit_test(test_json_whole_stack),
+		cmocka_unit_test(test_stacks_shared),
 		cmocka_unit_test(test_metadata_ids),
 		cmocka_unit_test(test_event_ids_stable),
 		cmocka_unit_test(test_late_event_reordered),
