@@ -32,8 +32,10 @@
 #              jiffies, and so does its accounting of CPU time
 #   --check    exit 0 if a VM can be started here, else print why, exit 1
 #
-# A qemu that crashes before the command starts, or a guest with a CPU
-# that does not wake from a sleep, is started again (twice at most).
+# A qemu that crashes before the command starts, a guest with a CPU that
+# does not wake from a sleep, or a guest that has not started the command
+# $EH_VM_START_LIMIT seconds (default 180) after qemu did (a boot that
+# hung), is started again (twice at most).
 #
 # Exit status: the command's; 124 if the time limit was hit; 125 if the VM
 # could not be started or ended without running the command (the end of
@@ -44,6 +46,7 @@ me="run-in-vm"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 kernel=${EH_TEST_KERNEL:-}
 limit=300
+start_limit=${EH_VM_START_LIMIT:-180}
 mem=1G
 cpus=2
 accel=auto
@@ -215,8 +218,12 @@ cmdline+=" init=/bin/sh -- $here/guest-init.sh"
 # stdout. qemu's "pipe" chardev reads NAME.in and writes NAME.out.
 mkfifo "$ctl/out.in" "$ctl/out.out" || fail "mkfifo failed"
 
-# boot: run qemu once; sets qemu_rc.
+# boot: run qemu once; sets qemu_rc, and boot_hung when the guest had not
+# started the command after $start_limit seconds (qemu is stopped then).
 boot() {
+	local waited=0
+
+	boot_hung=no
 	rm -f "$ctl/console.log" "$ctl/qemu.log" "$ctl/started" "$ctl/rc"
 	cat "$ctl/out.out" &
 	reader_pid=$!
@@ -235,6 +242,17 @@ boot() {
 		-virtfs "local,path=$ctl,mount_tag=ehctl,security_model=none" \
 		"${share_opts[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
 	qemu_pid=$!
+	# A boot has been seen to hang, printing nothing, once in many runs
+	# on a loaded CI machine: waited for here, a second at a time.
+	while ! [ -e "$ctl/started" ] && kill -0 "$qemu_pid" 2>/dev/null; do
+		if [ "$waited" -ge "$start_limit" ]; then
+			boot_hung=yes
+			kill "$qemu_pid" 2>/dev/null
+			break
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
 	wait "$qemu_pid"
 	qemu_rc=$?
 	qemu_pid=
@@ -260,15 +278,17 @@ for attempt in 1 2 3; do
 	rm -f "$ctl/unwell"
 	boot
 	if [ -s "$ctl/unwell" ] && ! [ -e "$ctl/started" ]; then
-		why="the guest was unwell ($(cat "$ctl/unwell"))"
+		why="the guest was unwell before the command started ($(cat "$ctl/unwell"))"
+	elif [ "$boot_hung" = yes ]; then
+		why="the guest had not started the command ${start_limit} s after qemu did"
 	elif [ "$qemu_rc" -gt 128 ] && [ "$qemu_rc" -ne 137 ] &&
 	     ! [ -e "$ctl/started" ]; then
-		why="qemu ended by signal $((qemu_rc - 128))"
+		why="qemu ended by signal $((qemu_rc - 128)) before the command started"
 	else
 		break
 	fi
 	[ "$attempt" -lt 3 ] &&
-		echo "$me: $why before the command started; booting again" >&2
+		echo "$me: $why; booting again" >&2
 done
 
 show_logs() {

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# boot.sh - run-in-vm.sh itself: the command's exit status comes back out
+# of the guest, and a boot that has not started the command in time
+# (EH_VM_START_LIMIT seconds; 0 here, so that no boot can be that quick)
+# is started again twice, then given up with status 125 and the reason.
+# Skips (77) without a kernel or QEMU, except in CI.
+set -u -o pipefail
+
+# shellcheck source=tests/vm/lib.sh
+. "${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+vm_require
+
+fails=0
+bad() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+out=$(vm_run -t 120 -- /bin/bash -c 'echo in the guest; exit 7' 2>&1)
+rc=$?
+if [ "$rc" != 7 ] || [ "$out" != "in the guest" ]; then
+	bad "a command's exit 7: status $rc, output '$out'"
+else
+	echo "ok: the command's output and exit status 7 came back"
+fi
+
+out=$(EH_VM_START_LIMIT=0 vm_run -t 120 -- /bin/true 2>&1)
+rc=$?
+again=$(grep -c "had not started the command 0 s after qemu did; booting again" <<<"$out")
+if [ "$rc" != 125 ] || [ "$again" != 2 ] ||
+   ! grep -q "did not run the command: the guest had not started" <<<"$out"; then
+	bad "a boot that never starts the command: status $rc, $again retries: $(head -n 5 <<<"$out")"
+else
+	echo "ok: a boot that never started the command: booted 3 times, then status 125"
+fi
+[ "$fails" = 0 ]
