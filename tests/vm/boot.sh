@@ -4,7 +4,8 @@
 # boot.sh - run-in-vm.sh itself: the command's exit status comes back out
 # of the guest, and a boot that has not started the command in time
 # (EH_VM_START_LIMIT seconds; 0 here, so that no boot can be that quick)
-# is started again twice, then given up with status 125 and the reason.
+# is started again twice, then given up with status 125 and the reason;
+# a limit that is not a number is refused.
 # Skips (77) without a kernel or QEMU, except in CI.
 set -u -o pipefail
 
@@ -34,5 +35,12 @@ if [ "$rc" != 125 ] || [ "$again" != 2 ] ||
 	bad "a boot that never starts the command: status $rc, $again retries: $(head -n 5 <<<"$out")"
 else
 	echo "ok: a boot that never started the command: booted 3 times, then status 125"
+fi
+out=$(EH_VM_START_LIMIT=soon vm_run -t 120 -- /bin/true 2>&1)
+rc=$?
+if [ "$rc" != 125 ] || ! grep -q "EH_VM_START_LIMIT wants seconds, not 'soon'" <<<"$out"; then
+	bad "EH_VM_START_LIMIT=soon: status $rc: $out"
+else
+	echo "ok: EH_VM_START_LIMIT=soon refused (status 125)"
 fi
 [ "$fails" = 0 ]

@@ -123,6 +123,8 @@ fi
 [ $# -gt 0 ] || { echo "$me: no command given" >&2; usage; }
 [[ $limit =~ ^[1-9][0-9]*$ ]] || fail "-t wants a number of seconds, not '$limit'"
 [[ $cpus =~ ^[1-9][0-9]*$ ]] || fail "-c wants a number of CPUs, not '$cpus'"
+[[ $start_limit =~ ^[0-9]+$ ]] ||
+	fail "EH_VM_START_LIMIT wants seconds, not '$start_limit'"
 
 # Host paths must survive being written into shell snippets and 9p options.
 real_dir() {
