@@ -223,7 +223,7 @@ mkfifo "$ctl/out.in" "$ctl/out.out" || fail "mkfifo failed"
 # boot: run qemu once; sets qemu_rc, and boot_hung when the guest had not
 # started the command after $start_limit seconds (qemu is stopped then).
 boot() {
-	local waited=0
+	local waited=0 tries=0
 
 	boot_hung=no
 	rm -f "$ctl/console.log" "$ctl/qemu.log" "$ctl/started" "$ctl/rc"
@@ -262,10 +262,15 @@ boot() {
 	# With qemu gone the FIFO has no writer and cat ends. If qemu never
 	# opened it, cat still waits in open(): opening and closing it
 	# read-write (which does not block) lets cat go on to end of file.
-	if kill -0 "$reader_pid" 2>/dev/null; then
+	# If cat had not yet come to its open() (qemu stopped at once), it
+	# opens after that: done again, for up to 5 s, then it is stopped.
+	while kill -0 "$reader_pid" 2>/dev/null && [ "$tries" -lt 50 ]; do
 		exec 9<>"$ctl/out.out"
 		exec 9>&-
-	fi
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	kill "$reader_pid" 2>/dev/null
 	wait "$reader_pid"
 	reader_pid=
 }
