@@ -34,7 +34,17 @@ bool ehd__table_next(const struct ehd_table *t, uint64_t key, size_t *pos,
 void ehd__table_clear(struct ehd_table *t);
 void ehd__table_free(struct ehd_table *t);
 
-/* A 64-bit hash of @n bytes, seeded with @h. */
+/*
+ * A 64-bit hash of @n bytes, seeded with @h. Its values must not change:
+ * outputs write some of them (the nettrace writer's ids of tracepoint
+ * events).
+ */
 uint64_t ehd__hash_bytes(const void *p, size_t n, uint64_t h);
+
+/*
+ * A 64-bit hash of @n host-order words (a stack's addresses), faster than
+ * ehd__hash_bytes() on long keys; for tables only: its values may change.
+ */
+uint64_t ehd__hash_words(const uint64_t *w, size_t n);
 
 #endif /* EHD_TABLE_H */

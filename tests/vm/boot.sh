@@ -11,20 +11,16 @@ set -u -o pipefail
 
 # shellcheck source=tests/vm/lib.sh
 . "${EH_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/vm/lib.sh"
+# shellcheck source=tests/common/test-lib.sh
+. "$vm_srcdir/../common/test-lib.sh"
 vm_require
-
-fails=0
-bad() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 out=$(vm_run -t 120 -- /bin/bash -c 'echo in the guest; exit 7' 2>&1)
 rc=$?
 if [ "$rc" != 7 ] || [ "$out" != "in the guest" ]; then
 	bad "a command's exit 7: status $rc, output '$out'"
 else
-	echo "ok: the command's output and exit status 7 came back"
+	ok "the command's output and exit status 7 came back"
 fi
 
 out=$(EH_VM_START_LIMIT=0 vm_run -t 120 -- /bin/true 2>&1)
@@ -34,13 +30,13 @@ if [ "$rc" != 125 ] || [ "$again" != 2 ] ||
    ! grep -q "did not run the command: the guest had not started" <<<"$out"; then
 	bad "a boot that never starts the command: status $rc, $again retries: $(head -n 5 <<<"$out")"
 else
-	echo "ok: a boot that never started the command: booted 3 times, then status 125"
+	ok "a boot that never started the command: booted 3 times, then status 125"
 fi
 out=$(EH_VM_START_LIMIT=soon vm_run -t 120 -- /bin/true 2>&1)
 rc=$?
 if [ "$rc" != 125 ] || ! grep -q "EH_VM_START_LIMIT wants seconds, not 'soon'" <<<"$out"; then
 	bad "EH_VM_START_LIMIT=soon: status $rc: $out"
 else
-	echo "ok: EH_VM_START_LIMIT=soon refused (status 125)"
+	ok "EH_VM_START_LIMIT=soon refused (status 125)"
 fi
-[ "$fails" = 0 ]
+finish

@@ -260,10 +260,10 @@ boot() {
 	qemu_pid=
 
 	# With qemu gone the FIFO has no writer and cat ends. If qemu never
-	# opened it, cat still waits in open(): opening and closing it
-	# read-write (which does not block) lets cat go on to end of file.
-	# If cat had not yet come to its open() (qemu stopped at once), it
-	# opens after that: done again, for up to 5 s, then it is stopped.
+	# opened it, cat waits in open(), or has yet to come to it (qemu
+	# stopped at once): opening and closing it read-write (which does
+	# not block) lets cat go on to end of file; done again while cat
+	# lives, for up to 5 s, then cat is stopped.
 	while kill -0 "$reader_pid" 2>/dev/null && [ "$tries" -lt 50 ]; do
 		exec 9<>"$ctl/out.out"
 		exec 9>&-
@@ -310,7 +310,11 @@ if [ "$verbose" = yes ]; then
 fi
 case $qemu_rc in
 124 | 137)
-	echo "$me: time limit of ${limit}s reached" >&2
+	if [ -e "$ctl/started" ]; then
+		echo "$me: time limit of ${limit}s reached (the command had started)" >&2
+	else
+		echo "$me: time limit of ${limit}s reached before the command started" >&2
+	fi
 	show_logs
 	exit 124
 	;;

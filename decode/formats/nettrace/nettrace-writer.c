@@ -202,9 +202,8 @@ struct ehd__ntw {
 	size_t frames_cap;
 	uint64_t *ips;			/* a stack without perf's markers */
 	size_t ips_cap;
-	const struct ehd_event *ips_of;	/* the event ips hold, or NULL */
-	size_t nips;			/* its frames (SIZE_MAX: no memory) */
-	uint64_t ips_hash;		/* of its frames as written (cut) */
+	size_t nips;			/* the event's frames (take_stack()) */
+	uint64_t ips_hash;		/* of those its stack keeps (cut) */
 
 	struct ehd_buf scratch;
 	struct ehd_buf fixed;		/* a string made well-formed */
@@ -1061,50 +1060,27 @@ static bool idle_sample(const struct ehd_event *ev)
 }
 
 /*
- * A 64-bit hash of @n addresses, in two lanes: two chains of multiplies
- * side by side take half the time of one. (Only the window's tables see
- * it; ids written in the trace come from ehd__hash_bytes().)
+ * The frames of @ev's stack in w->ips (w->nips of them, uncut; none for an
+ * event without a stack) and the hash of those its stack keeps in
+ * w->ips_hash: taken once per event (ntw_event()), for its stack's id and
+ * for the naming of its functions. 0 or -ENOMEM.
  */
-static uint64_t hash_ips(const uint64_t *ips, size_t n)
+static int take_stack(struct ehd__ntw *w, const struct ehd_event *ev)
 {
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t h = n, g = n ^ k;
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; i + 1 < n; i += 2) {
-		h = (h ^ ips[i]) * k;
-		g = (g ^ ips[i + 1]) * k;
-		h ^= h >> 29;
-		g ^= g >> 29;
+	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
+	    !idle_sample(ev)) {
+		n = stack_ips(w, ev);
+		if (n == SIZE_MAX) {
+			w->nips = 0;
+			return -ENOMEM;
+		}
 	}
-	if (i < n) {
-		h = (h ^ ips[i]) * k;
-		h ^= h >> 29;
-	}
-	h ^= (g << 31 | g >> 33) * k;
-	return h ^ (h >> 32);
-}
-
-/*
- * @ev's frames in w->ips, and the hash of those its stack keeps, once per
- * event: its stack's id and its naming (ntw_event()) both want them.
- * Return: the frames (uncut), or SIZE_MAX without memory.
- */
-static size_t stack_hashed(struct ehd__ntw *w, const struct ehd_event *ev)
-{
-	size_t n;
-
-	if (w->ips_of == ev)
-		return w->nips;
-	n = stack_ips(w, ev);
-	if (n != SIZE_MAX) {
-		size_t kept = n > STACK_FRAMES_MAX ? STACK_FRAMES_MAX : n;
-
-		w->ips_hash = hash_ips(w->ips, kept);
-	}
-	w->ips_of = ev;
 	w->nips = n;
-	return n;
+	w->ips_hash = ehd__hash_words(w->ips, n > STACK_FRAMES_MAX ?
+					      STACK_FRAMES_MAX : n);
+	return 0;
 }
 
 /* Whether the @n little-endian words at @s are @ips. */
@@ -1121,21 +1097,14 @@ static bool same_ips(const uint8_t *s, const uint64_t *ips, size_t n)
 #endif
 }
 
-static int stack_id(struct ehd__ntw *w, const struct ehd_event *ev,
-		    uint32_t *id)
+/* The id of the event's stack (take_stack()), or 0 for none. */
+static int stack_id(struct ehd__ntw *w, uint32_t *id)
 {
-	size_t n, pos = 0, i;
+	size_t n = w->nips, pos = 0, i;
 	uint64_t h;
 	uint32_t v;
 
 	*id = 0;
-	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count ||
-	    idle_sample(ev))
-		return 0;
-	n = stack_hashed(w, ev);
-	w->ips_of = NULL;	/* (the next event may have the same address) */
-	if (n == SIZE_MAX)
-		return -ENOMEM;
 	if (!n)
 		return 0;
 	if (n > STACK_FRAMES_MAX) {
@@ -1561,7 +1530,7 @@ static int hold_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	err = thread_index(w, ev, &h->thread);
 	h->stack = h->labels = 0;
 	if (!err && !bare)
-		err = stack_id(w, ev, &h->stack);
+		err = stack_id(w, &h->stack);
 	if (!err && !bare)
 		err = label_id(w, ev, &h->labels);
 	if (err)
@@ -2163,18 +2132,18 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	 * only for a stack not seen (a 64-bit hash: a collision, left to
 	 * chance, would leave a new stack's functions unnamed).
 	 */
-	w->ips_of = NULL;
+	err = take_stack(w, ev);
+	if (err)
+		return err;
 	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
 	    ehd__event_procs(ev) && !idle_sample(ev)) {
-		size_t pos = 0, n = stack_hashed(w, ev);
+		size_t pos = 0;
 		uint64_t h;
 		uint32_t v;
 
-		if (n == SIZE_MAX)
-			return -ENOMEM;
 		/* Its frames (all of them: see symbols()) in its process. */
-		h = n > STACK_FRAMES_MAX ?
-		    ehd__hash_bytes(w->ips, n * 8, n) : w->ips_hash;
+		h = w->nips > STACK_FRAMES_MAX ?
+		    ehd__hash_words(w->ips, w->nips) : w->ips_hash;
 		h = (h ^ ev->pid) * 0x9e3779b97f4a7c15ull;
 		h ^= h >> 32;
 		if (!ehd__table_next(&w->named, h, &pos, &v)) {
