@@ -5,6 +5,7 @@
 # of the guest, and a boot that has not started the command in time
 # (EH_VM_START_LIMIT seconds; 0 here, so that no boot can be that quick)
 # is started again twice, then given up with status 125 and the reason;
+# a qemu stopped before it has started leaves the next boot its folder;
 # a limit that is not a number is refused.
 # Skips (77) without a kernel or QEMU, except in CI.
 set -u -o pipefail
@@ -31,6 +32,21 @@ if [ "$rc" != 125 ] || [ "$again" != 2 ] ||
 	bad "a boot that never starts the command: status $rc, $again retries: $(head -n 5 <<<"$out")"
 else
 	ok "a boot that never started the command: booted 3 times, then status 125"
+fi
+# A qemu that is stopped before it has even started: the watchdog's
+# signal finds the shell's child forked, not yet qemu. That child has the
+# harness's traps, and must not clean up what the next boot needs.
+fake=$(mktemp -d "${TMPDIR:-/tmp}/boot-test.XXXXXX") || exit 99
+trap 'rm -rf "$fake"' EXIT
+printf '#!/bin/sh\nexec sleep 60\n' >"$fake/qemu-system-x86_64"
+chmod +x "$fake/qemu-system-x86_64"
+out=$(PATH=$fake:$PATH EH_VM_START_LIMIT=0 vm_run -t 120 -- /bin/true 2>&1)
+rc=$?
+again=$(grep -c "booting again" <<<"$out")
+if [ "$rc" != 125 ] || [ "$again" != 2 ] || grep -q "No such file" <<<"$out"; then
+	bad "a qemu stopped at once: status $rc, $again retries: $(head -n 5 <<<"$out")"
+else
+	ok "a qemu stopped at once, three times: status 125, its folder kept"
 fi
 out=$(EH_VM_START_LIMIT=soon vm_run -t 120 -- /bin/true 2>&1)
 rc=$?

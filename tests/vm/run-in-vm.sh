@@ -159,10 +159,19 @@ esac
 ctl=$(mktemp -d "${TMPDIR:-/tmp}/eh-vm.XXXXXX") || fail "mktemp failed"
 qemu_pid=
 reader_pid=
+# Only this shell cleans up. A child forked for a background command has
+# these traps until it runs the command, and one stopped in between (the
+# boot watchdog can stop qemu's at once) ran this and removed $ctl under
+# the next boot. (A "case", as bash 5.2 took [ "$BASHPID" = "$$" ] for
+# true in such a child.)
 finish() {
-	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
-	[ -n "$reader_pid" ] && kill "$reader_pid" 2>/dev/null
-	rm -rf "$ctl"
+	case $BASHPID in
+	"$$")
+		[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+		[ -n "$reader_pid" ] && kill "$reader_pid" 2>/dev/null
+		rm -rf "$ctl"
+		;;
+	esac
 }
 trap finish EXIT
 trap 'exit 130' INT
@@ -300,7 +309,7 @@ done
 
 show_logs() {
 	echo "--- qemu (exit status $qemu_rc) ---" >&2
-	tail -n 20 "$ctl/qemu.log" >&2
+	tail -n 20 "$ctl/qemu.log" >&2 2>/dev/null
 	echo "--- guest kernel log, end ---" >&2
 	tail -n 40 "$ctl/console.log" >&2 2>/dev/null
 }
