@@ -16,6 +16,9 @@
 #  - ehrecord exits 0 within 2 s of the signal (with SANITIZED 1, a build
 #    under ASan+UBSan, whose conversion is several times slower, within
 #    20 s: there the test checks correctness, not speed);
+#  - it stops recording at once, and converts what it has after: the last
+#    context switch in its file is less than 0.25 s (SANITIZED: 1 s) after
+#    the signal, while vm-switches goes on switching;
 #  - its file reads completely with ehdecode --strict;
 #  - EhBench events decoded + those ehrecord reports lost (its per-
 #    tracepoint line) = events the producer wrote: nothing else writes
@@ -29,8 +32,8 @@
 set -u
 
 build=${1:?usage: stop-guest.sh BUILDDIR [SANITIZED]}
-limit=2
-[ "${2:-0}" = 1 ] && limit=20
+limit=2 disable_limit=0.25
+[ "${2:-0}" = 1 ] && limit=20 disable_limit=1
 rec=$build/tools/ehrecord
 dec=$build/tools/ehdecode
 load=$build/bench/live-load
@@ -60,7 +63,7 @@ load_start() {
 # one_run FORMAT N: a line "ok"/"FAIL" and the latency in lat.FORMAT
 one_run() {
 	local fmt=$1 n=$2 out=$t/run.$1.$2 rpid spid lpid delay written rc
-	local t0 lat decoded lost what ring=()
+	local t0 lat decoded late drc lost what ring=()
 
 	rm -f "$out".*
 	[ $((n % 2)) = 0 ] && ring=(--buffer-size 64)
@@ -94,11 +97,31 @@ one_run() {
 		bad "$what: ehrecord took $lat s to stop"
 		return
 	fi
-	decoded=$("$dec" --strict -F jsonl -m n "$out.trace" 2>"$out.dec" |
-		grep -c '"EhBench:Bench"')
+	# EhBench events, and how long after the signal the last context
+	# switch was recorded (UTC times, as seconds of the day).
+	"$dec" --strict -F jsonl -m n,time "$out.trace" 2>"$out.dec" |
+		awk -v t0="$t0" -F'"time":"' '
+		/"EhBench:Bench"/ { n++ }
+		/"sched:sched_switch"/ {
+			split($2, a, "T"); split(a[2], h, ":")
+			s = h[1] * 3600 + h[2] * 60 + h[3]
+			if (s > last) last = s
+		}
+		END {
+			if (!last) {
+				printf "%d none\n", n
+				exit
+			}
+			d = last - (t0 / 1e6) % 86400
+			if (d < -43200)
+				d += 86400	# past midnight
+			printf "%d %.3f\n", n, d
+		}' >"$out.count"
+	drc=${PIPESTATUS[0]}
+	read -r decoded late <"$out.count"
 	# Losses are said (events, and side-band records with small rings);
 	# anything else is not expected.
-	if [ "${PIPESTATUS[0]}" != 0 ] ||
+	if [ "$drc" != 0 ] ||
 	   grep -v -e 'events lost' -e 'side-band records were lost' "$out.dec" |
 	   grep -q .; then
 		bad "$what: ehdecode --strict: $(head -n 3 "$out.dec")"
@@ -111,7 +134,15 @@ one_run() {
 		bad "$what: $decoded decoded + $lost lost != $written written"
 		return
 	fi
-	ok "$what: stopped in $lat s; $decoded decoded + $lost lost"
+	if [ "$late" = none ]; then
+		bad "$what: no context switch in the file"
+		return
+	fi
+	if ! awk -v l="$late" -v m="$disable_limit" 'BEGIN { exit !(l < m) }'; then
+		bad "$what: events recorded until $late s after the signal"
+		return
+	fi
+	ok "$what: stopped in $lat s, recording $late s after the signal; $decoded decoded + $lost lost"
 	rm -f "$out.trace"
 }
 
