@@ -160,14 +160,14 @@ ctl=$(mktemp -d "${TMPDIR:-/tmp}/eh-vm.XXXXXX") || fail "mktemp failed"
 qemu_pid=
 reader_pid=
 # Only this shell cleans up. A child forked for a background command has
-# these traps until it runs the command, and one stopped in between (the
-# boot watchdog can stop qemu's at once) ran this and removed $ctl under
-# the next boot. (A "case", as bash 5.2 took [ "$BASHPID" = "$$" ] for
-# true in such a child.)
+# these traps until it runs the command: one signalled in between (the
+# boot watchdog once did, see stop_boot()) ran this and removed $ctl
+# under the next boot. (A "case": bash 5.2 took [ "$BASHPID" = "$$" ]
+# for true in such a child.)
 finish() {
 	case $BASHPID in
 	"$$")
-		[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+		[ -n "$qemu_pid" ] && stop_boot
 		[ -n "$reader_pid" ] && kill "$reader_pid" 2>/dev/null
 		rm -rf "$ctl"
 		;;
@@ -229,6 +229,13 @@ cmdline+=" init=/bin/sh -- $here/guest-init.sh"
 # stdout. qemu's "pipe" chardev reads NAME.in and writes NAME.out.
 mkfifo "$ctl/out.in" "$ctl/out.out" || fail "mkfifo failed"
 
+# stop_boot: stop qemu, and timeout(1) that runs it: their process group
+# (timeout's own), so that qemu goes too if timeout ends before it could
+# pass the signal on (it can, when signalled just as it starts qemu).
+stop_boot() {
+	kill -TERM -- "-$qemu_pid" 2>/dev/null || kill "$qemu_pid" 2>/dev/null
+}
+
 # boot: run qemu once; sets qemu_rc, and boot_hung when the guest had not
 # started the command after $start_limit seconds (qemu is stopped then).
 boot() {
@@ -254,15 +261,16 @@ boot() {
 		"${share_opts[@]}" </dev/null >"$ctl/qemu.log" 2>&1 &
 	qemu_pid=$!
 	# A boot has been seen to hang, printing nothing, once in many runs
-	# on a loaded CI machine: waited for here, a second at a time.
-	while ! [ -e "$ctl/started" ] && kill -0 "$qemu_pid" 2>/dev/null; do
-		if [ "$waited" -ge "$start_limit" ]; then
+	# on a loaded CI machine: waited for here, a second at a time. (Not
+	# before the first second: timeout(1) is then running qemu.)
+	while sleep 1 && ! [ -e "$ctl/started" ] &&
+	      kill -0 "$qemu_pid" 2>/dev/null; do
+		waited=$((waited + 1))
+		if [ "$waited" -gt "$start_limit" ]; then
 			boot_hung=yes
-			kill "$qemu_pid" 2>/dev/null
+			stop_boot
 			break
 		fi
-		sleep 1
-		waited=$((waited + 1))
 	done
 	wait "$qemu_pid"
 	qemu_rc=$?
