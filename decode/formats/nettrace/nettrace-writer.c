@@ -1067,16 +1067,15 @@ static bool idle_sample(const struct ehd_event *ev)
  */
 static int take_stack(struct ehd__ntw *w, const struct ehd_event *ev)
 {
-	size_t n = 0;
+	size_t n;
 
-	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
-	    !idle_sample(ev)) {
-		n = stack_ips(w, ev);
-		if (n == SIZE_MAX) {
-			w->nips = 0;
-			return -ENOMEM;
-		}
-	}
+	w->nips = 0;
+	if (!(ev->context & EHD_CTX_CALLCHAIN) || !ev->callchain_count ||
+	    idle_sample(ev))
+		return 0;
+	n = stack_ips(w, ev);
+	if (n == SIZE_MAX)
+		return -ENOMEM;
 	w->nips = n;
 	w->ips_hash = ehd__hash_words(w->ips, n > STACK_FRAMES_MAX ?
 					      STACK_FRAMES_MAX : n);
@@ -2126,17 +2125,16 @@ static int ntw_event(struct ehd__ntw *w, const struct ehd_event *ev,
 	 */
 	if (ehd__event_own_fields(ev))
 		return -ENOTSUP;
+	err = take_stack(w, ev);
+	if (err)
+		return err;
 	/*
 	 * The functions of its stack, named before it (ProcessSymbol): once
 	 * per process and stack in a window, the frames are looked up again
 	 * only for a stack not seen (a 64-bit hash: a collision, left to
 	 * chance, would leave a new stack's functions unnamed).
 	 */
-	err = take_stack(w, ev);
-	if (err)
-		return err;
-	if ((ev->context & EHD_CTX_CALLCHAIN) && ev->callchain_count &&
-	    ehd__event_procs(ev) && !idle_sample(ev)) {
+	if (w->nips && ehd__event_procs(ev)) {
 		size_t pos = 0;
 		uint64_t h;
 		uint32_t v;
