@@ -583,6 +583,8 @@ int ehd__drain_start(struct ehd__drain **dp, const struct ehd__drain_cfg *cfg)
 		ehd__drain_free(d);
 		return err;
 	}
+	/* named for top -H, perf and the tests (tests/vm/record-guest.sh) */
+	pthread_setname_np(d->thread, "ehd-drain");
 	d->running = true;
 	*dp = d;
 	return 0;

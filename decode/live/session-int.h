@@ -29,6 +29,9 @@ void ehd__session_release(struct ehd_session *s, uint64_t pos);
  */
 bool ehd__session_asks_switch(const struct ehd_session *s);
 
+/* ehd__session_ring_bytes() - the data bytes of all its rings (0 before). */
+size_t ehd__session_ring_bytes(const struct ehd_session *s);
+
 /*
  * ehd__cmdline_asks_switch() - the same of a recording, from its command
  * line (perf.data's CMDLINE, words joined by spaces): true when ehrecord

@@ -870,8 +870,12 @@ static int open_rings(struct ehd_session *s)
 		rg->fd = fd;
 		if (!(s->flags & EHD_SESSION_CIRCULAR))
 			prot |= PROT_WRITE;
-		rg->base = mmap(NULL, s->page + s->size, prot, MAP_SHARED, fd,
-				0);
+		/*
+		 * Its pages in the page tables now, not faulted in by the
+		 * drain thread as it first reads them under load.
+		 */
+		rg->base = mmap(NULL, s->page + s->size, prot,
+				MAP_SHARED | MAP_POPULATE, fd, 0);
 		if (rg->base == MAP_FAILED) {
 			int e = errno;
 
@@ -1352,6 +1356,11 @@ bool ehd__cmdline_asks_switch(const char *cmdline)
 	return false;
 }
 
+size_t ehd__session_ring_bytes(const struct ehd_session *s)
+{
+	return s->nrings * s->size;
+}
+
 bool ehd__session_asks_switch(const struct ehd_session *s)
 {
 	size_t i;
@@ -1542,6 +1551,14 @@ static int open_sink(struct ehd_session *s)
 				    strerror(-err));
 		if (s->flags & EHD_SESSION_CIRCULAR)
 			ehd__spool_unbound(s->spool);
+		/*
+		 * Two passes over full rings ready, and a chunk: what the
+		 * reader holds (two rounds, see perf-read.c) and what the
+		 * drain puts meanwhile.
+		 */
+		else
+			ehd__spool_reserve(s->spool, 2 * s->nrings * s->size +
+						     EHD__SPOOL_CHUNK);
 		s->sink.spool = s->spool;
 	}
 	if (s->normal && ehd__sink_put(&s->sink, zero, sizeof(zero)))

@@ -140,6 +140,33 @@ void ehd__spool_free(struct ehd__spool *s)
 
 /* ---- producer ---- */
 
+int ehd__spool_reserve(struct ehd__spool *s, size_t bytes)
+{
+	struct chunk *c;
+	size_t i;
+
+	while (s->spare_bytes < bytes &&
+	       s->mem_bytes + s->spare_bytes + EHD__SPOOL_CHUNK <= s->mem_max) {
+		c = calloc(1, sizeof(*c));
+		if (c)
+			c->mem = malloc(EHD__SPOOL_CHUNK);
+		if (!c || !c->mem) {
+			free(c);
+			return -ENOMEM;
+		}
+		/* each page written now (not memset: it may become calloc) */
+		for (i = 0; i < EHD__SPOOL_CHUNK; i += 4096)
+			((volatile uint8_t *)c->mem)[i] = 0;
+		c->cap = EHD__SPOOL_CHUNK;
+		pthread_mutex_lock(&s->lock);
+		c->next = s->spare;
+		s->spare = c;
+		s->spare_bytes += c->cap;
+		pthread_mutex_unlock(&s->lock);
+	}
+	return 0;
+}
+
 static uint64_t disk_room(const struct ehd__spool *s)
 {
 	if (!s->dir)
@@ -598,5 +625,6 @@ void ehd__spool_stats(struct ehd__spool *s, struct ehd__spool_stats *st)
 {
 	pthread_mutex_lock(&s->lock);
 	*st = s->st;
+	st->spare = s->spare_bytes;
 	pthread_mutex_unlock(&s->lock);
 }

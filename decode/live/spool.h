@@ -53,6 +53,7 @@ struct ehd__spool;
  * @disk: bytes that went through the file
  * @disk_peak: the file's largest size
  * @refused: times the producer found no room
+ * @spare: bytes of free memory chunks kept for the next puts
  */
 struct ehd__spool_stats {
 	uint64_t in;
@@ -61,6 +62,7 @@ struct ehd__spool_stats {
 	uint64_t disk;
 	uint64_t disk_peak;
 	uint64_t refused;
+	uint64_t spare;
 };
 
 /**
@@ -77,6 +79,21 @@ int ehd__spool_new(struct ehd__spool **sp, size_t mem_max, uint64_t disk_max,
 		   const char *disk_dir);
 
 void ehd__spool_free(struct ehd__spool *sp);
+
+/**
+ * ehd__spool_reserve() - make memory chunks ready before the producer
+ * needs them, their pages touched
+ * @sp: the spool
+ * @bytes: how many bytes of chunks to have spare (within the memory bound)
+ *
+ * A chunk first put into is faulted in page by page, by the thread that
+ * puts: at the start of a recording, the drain thread's. Reserved, that
+ * work is done here, before the rings are enabled, and the chunks go round
+ * as the consumer releases them.
+ *
+ * Return: 0, or -ENOMEM (what was made is kept).
+ */
+int ehd__spool_reserve(struct ehd__spool *sp, size_t bytes);
 
 /**
  * ehd__spool_room() - bytes the producer may put now

@@ -222,6 +222,8 @@ static int session_view(void *ctx, const void **p, size_t *n)
 	return ehd__session_view(ctx, p, n);
 }
 
+static void held_reserve(struct perf_read *r, size_t ring_bytes);
+
 static int perf_open(void *state, const struct ehd__input_src *src)
 {
 	struct perf_read *r = state;
@@ -259,8 +261,10 @@ static int perf_open(void *state, const struct ehd__input_src *src)
 		return perf_fail(r, err);
 	r->ses = ehd__perf_session(r->perf);
 	r->native = !r->ses->big_endian == !ehd__host_big();
-	if (src->session)
+	if (src->session) {
+		held_reserve(r, ehd__session_ring_bytes(src->session));
 		return EHD_INPUT_SESSION;
+	}
 	return r->ses->pipe_mode ? EHD_INPUT_PERF_PIPE : EHD_INPUT_PERF;
 }
 
@@ -1084,11 +1088,46 @@ static void free_chunks(struct perf_read *r)
 	r->nspare = 0;
 }
 
-/* held_room() when the entries are full. */
-static int held_grow(struct perf_read *r)
+/* The held entries (and the merge's output) made @cap long: 0 or -ENOMEM. */
+static int held_resize(struct perf_read *r, size_t cap)
 {
 	struct held *h;
 
+	h = realloc(r->held, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	r->held = h;
+	h = realloc(r->merged, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	r->merged = h;
+	r->held_cap = cap;
+	return 0;
+}
+
+/*
+ * A live session's reader holds about two rounds, each at most what its
+ * rings hold: room for them made at the start, and its pages touched
+ * then, not while the rings fill (records taken as 256 bytes: where they
+ * are smaller, the entries grow as they would).
+ */
+static void held_reserve(struct perf_read *r, size_t ring_bytes)
+{
+	size_t cap = 1024, i;
+
+	while (cap < 2 * ring_bytes / 256 && cap < (1u << 20))
+		cap *= 2;
+	if (held_resize(r, cap))
+		return;		/* (they grow as needed) */
+	for (i = 0; i < cap * sizeof(struct held); i += 4096) {
+		((volatile uint8_t *)r->held)[i] = 0;
+		((volatile uint8_t *)r->merged)[i] = 0;
+	}
+}
+
+/* held_room() when the entries are full. */
+static int held_grow(struct perf_read *r)
+{
 	if (r->first && r->nheld == r->held_cap && r->first >= r->held_cap / 2) {
 		/* Full, the first half given out: move the rest down. */
 		size_t k;
@@ -1102,19 +1141,8 @@ static int held_grow(struct perf_read *r)
 		r->nheld -= r->first;
 		r->first = 0;
 	}
-	if (r->nheld == r->held_cap) {
-		size_t cap = r->held_cap ? 2 * r->held_cap : 1024;
-
-		h = realloc(r->held, cap * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		r->held = h;
-		h = realloc(r->merged, cap * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		r->merged = h;
-		r->held_cap = cap;
-	}
+	if (r->nheld == r->held_cap)
+		return held_resize(r, r->held_cap ? 2 * r->held_cap : 1024);
 	return 0;
 }
 
