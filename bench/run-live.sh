@@ -70,7 +70,11 @@
 #   EH_SHARED_DIR      the shared folder (default: ../shared beside the source)
 #   LIVE_RATES         the ladder in events/s (default "20000 50000 100000
 #                      150000 200000 300000"); rungs over 95% of what
-#                      the producer makes alone are left out; "max" always runs
+#                      the producer makes alone are left out; then "max"
+#                      and "flood", unless LIVE_FLAT is 0
+#   LIVE_FLAT          1 (default) or 0: 0 leaves out the flat-out rungs
+#                      ("max", "flood"), for medians of several runs at
+#                      set rates in less time
 #   LIVE_SECONDS       seconds of load per run (default 3)
 #   LIVE_WARM          seconds of load before the steady part (default:
 #                      half of LIVE_SECONDS)
@@ -114,6 +118,12 @@ case $repeats in
 ''|*[!0-9]*|0) echo "$me: LIVE_REPEATS must be a number of runs, not '$repeats'" >&2
 	exit 2 ;;
 esac
+flat=${LIVE_FLAT:-1}
+case $flat in
+0|1) ;;
+*) echo "$me: LIVE_FLAT must be 0 or 1, not '$flat'" >&2
+	exit 2 ;;
+esac
 
 # ---- host: boot the VM ---------------------------------------------------------
 if [ "${1:-}" != --guest ]; then
@@ -143,7 +153,7 @@ if [ "${1:-}" != --guest ]; then
 		-e LIVE_SECONDS="$secs" -e LIVE_WARM="$warm" \
 		-e LIVE_THREADS="$threads" \
 		-e LIVE_RECORDERS="$recorders" -e LIVE_PIN="${LIVE_PIN:-1}" \
-		-e LIVE_REPEATS="$repeats" -- \
+		-e LIVE_REPEATS="$repeats" -e LIVE_FLAT="$flat" -- \
 		/bin/bash "$srcdir/bench/run-live.sh" --guest "$build"
 	rc=$?
 	echo "$me: VM run took $((SECONDS - started)) s, exit status $rc"
@@ -364,7 +374,7 @@ for rate in $rates; do
 	fi
 	ladder+=("$rate")
 done
-ladder+=(max flood)
+[ "$flat" = 1 ] && ladder+=(max flood)
 for rate in "${ladder[@]}"; do
 	n=$repeats
 	case $rate in warm|idle) n=1 ;; esac
