@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ehd-bytes.h - reading numbers out of event bytes and /proc names,
- * writing bytes as hex, copying ring spans (libehdecode, private)
+ * writing bytes as hex, copying ring spans, touching fresh memory
+ * (libehdecode, private)
  */
 #ifndef EHD_BYTES_H
 #define EHD_BYTES_H
@@ -17,6 +18,20 @@
 static inline int ehd__host_big(void)
 {
 	return !(EH_FLAG_DEFAULT & EH_FLAG_LITTLE_ENDIAN);
+}
+
+/*
+ * Write every page of @n bytes at @p (which hold nothing yet), so that
+ * they are faulted in now rather than when first used: a store every 4 KiB
+ * reaches each page of any size. Volatile, so that the compiler neither
+ * drops the stores nor makes malloc() and them a calloc().
+ */
+static inline void ehd__touch_pages(void *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i += 4096)
+		((volatile uint8_t *)p)[i] = 0;
 }
 
 /* The unsigned value of @size (1..8) bytes at @p, big- or little-endian. */

@@ -1550,18 +1550,20 @@ static int open_sink(struct ehd_session *s)
 		if (err)
 			return fail(s, err, "cannot make the spool: %s",
 				    strerror(-err));
-		/*
-		 * Chunks ready for two passes over full rings and one more:
-		 * what the reader holds (two rounds, see perf-read.c) and
-		 * what the drain puts meanwhile, up to SPOOL_RESERVE_MAX.
-		 * (Where memory is short, chunks are made as they are needed.)
-		 */
-		reserve = 2 * s->nrings * s->size + EHD__SPOOL_CHUNK;
-		if (s->flags & EHD_SESSION_CIRCULAR)
+		if (s->flags & EHD_SESSION_CIRCULAR) {
 			ehd__spool_unbound(s->spool);
-		else
+		} else {
+			/*
+			 * Chunks ready for two passes over full rings and one
+			 * more: what the reader holds (two rounds, see
+			 * perf-read.c) and what the drain puts meanwhile, up
+			 * to SPOOL_RESERVE_MAX. (Where memory is short, chunks
+			 * are made as they are needed.)
+			 */
+			reserve = 2 * s->nrings * s->size + EHD__SPOOL_CHUNK;
 			ehd__spool_reserve(s->spool, reserve < SPOOL_RESERVE_MAX ?
 					   reserve : SPOOL_RESERVE_MAX);
+		}
 		s->sink.spool = s->spool;
 	}
 	if (s->normal && ehd__sink_put(&s->sink, zero, sizeof(zero)))

@@ -140,28 +140,41 @@ void ehd__spool_free(struct ehd__spool *s)
 
 /* ---- producer ---- */
 
+/* A memory chunk of @cap bytes, not linked; NULL when out of memory. */
+static struct chunk *alloc_mem_chunk(size_t cap)
+{
+	struct chunk *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->mem = malloc(cap);
+	if (!c || !c->mem) {
+		free(c);
+		return NULL;
+	}
+	c->cap = cap;
+	return c;
+}
+
+/* Under the lock: keep free chunk @c (of EHD__SPOOL_CHUNK bytes) spare. */
+static void keep_spare_locked(struct ehd__spool *s, struct chunk *c)
+{
+	c->next = s->spare;
+	s->spare = c;
+	s->spare_bytes += c->cap;
+}
+
 int ehd__spool_reserve(struct ehd__spool *s, size_t bytes)
 {
 	struct chunk *c;
-	size_t i;
 
 	while (s->spare_bytes < bytes &&
 	       s->mem_bytes + s->spare_bytes + EHD__SPOOL_CHUNK <= s->mem_max) {
-		c = calloc(1, sizeof(*c));
-		if (c)
-			c->mem = malloc(EHD__SPOOL_CHUNK);
-		if (!c || !c->mem) {
-			free(c);
+		c = alloc_mem_chunk(EHD__SPOOL_CHUNK);
+		if (!c)
 			return -ENOMEM;
-		}
-		/* each page written now (not memset: it may become calloc) */
-		for (i = 0; i < EHD__SPOOL_CHUNK; i += 4096)
-			((volatile uint8_t *)c->mem)[i] = 0;
-		c->cap = EHD__SPOOL_CHUNK;
+		ehd__touch_pages(c->mem, c->cap);
 		pthread_mutex_lock(&s->lock);
-		c->next = s->spare;
-		s->spare = c;
-		s->spare_bytes += c->cap;
+		keep_spare_locked(s, c);
 		pthread_mutex_unlock(&s->lock);
 	}
 	return 0;
@@ -243,16 +256,8 @@ static struct chunk *new_mem_chunk(struct ehd__spool *s, size_t n)
 	pthread_mutex_unlock(&s->lock);
 	if (!ok)
 		return NULL;
-	if (!c) {
-		c = calloc(1, sizeof(*c));
-		if (c)
-			c->mem = malloc(cap);
-		if (!c || !c->mem) {
-			free(c);
-			return NULL;	/* as if full: the file or the ring */
-		}
-		c->cap = cap;
-	}
+	if (!c && !(c = alloc_mem_chunk(cap)))
+		return NULL;	/* as if full: the file or the ring */
 	c->next = NULL;
 	c->len = c->committed = c->pos = 0;
 	link_chunk(s, c);
@@ -464,9 +469,7 @@ static void release_locked(struct ehd__spool *s, uint64_t pos)
 			s->mem_bytes -= c->cap;
 			if (c->cap == EHD__SPOOL_CHUNK &&
 			    s->mem_bytes + s->spare_bytes + c->cap <= s->mem_max) {
-				c->next = s->spare;
-				s->spare = c;
-				s->spare_bytes += c->cap;
+				keep_spare_locked(s, c);
 				c = NULL;
 			}
 		} else {

@@ -1115,16 +1115,14 @@ static int held_resize(struct perf_read *r, size_t cap)
  */
 static void held_reserve(struct perf_read *r, size_t ring_bytes)
 {
-	size_t cap = 1024, i;
+	size_t cap = 1024;
 
 	while (cap < 2 * ring_bytes / 256 && cap < HELD_RESERVE_MAX)
 		cap *= 2;
 	if (held_resize(r, cap))
 		return;		/* (they grow as needed) */
-	for (i = 0; i < cap * sizeof(struct held); i += 4096) {
-		((volatile uint8_t *)r->held)[i] = 0;
-		((volatile uint8_t *)r->merged)[i] = 0;
-	}
+	ehd__touch_pages(r->held, cap * sizeof(*r->held));
+	ehd__touch_pages(r->merged, cap * sizeof(*r->merged));
 }
 
 /* held_room() when the entries are full. */
