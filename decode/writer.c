@@ -177,7 +177,8 @@ EHD_API struct ehd_writer *ehd_writer_new(int format, int fd,
 
 	if (!ops || fd < 0 ||
 	    (flags & ~(EHD_WRITER_SPACE | EHD_WRITER_FIELD_TAGS |
-		       EHD_WRITER_BOM | EHD_WRITER_UTF8_STRICT)) ||
+		       EHD_WRITER_BOM | EHD_WRITER_UTF8_STRICT |
+		       EHD_WRITER_RESERVE)) ||
 	    (meta & ~EHD_META_ALL)) {
 		errno = EINVAL;
 		return NULL;

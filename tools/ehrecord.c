@@ -189,7 +189,8 @@ static void series_prune(const struct series *sr)
 /* A nettrace writer to @fd, bounded as each file is. */
 static struct ehd_writer *series_writer(const struct series *sr, int fd)
 {
-	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd,
+					      EHD_WRITER_RESERVE, 0);
 	int err;
 
 	if (w && sr->limit && (err = ehd_writer_set_limit(w, sr->limit))) {

@@ -1432,10 +1432,13 @@ static unsigned int varuint_len(uint64_t v)
 	return n;
 }
 
+/* Rows a window first has room for. */
+#define HELD_RESERVE 4096
+
 /* Room for @n more rows in the window: 0 or -ENOMEM. */
 static int held_room(struct ehd__ntw *w, size_t n)
 {
-	size_t cap = w->held_cap ? w->held_cap : 4096;
+	size_t cap = w->held_cap ? w->held_cap : HELD_RESERVE;
 	struct held *h;
 
 	if (w->held_cap - w->nheld >= n)
@@ -2361,13 +2364,38 @@ static int ntw_close(struct ehd__ntw *w)
 	return err ? err : -w->st.no_room;
 }
 
+/*
+ * EHD_WRITER_RESERVE: the memory a full window uses, made and its pages
+ * written now. A window's rows (at first room for HELD_RESERVE; events of
+ * under 64 bytes make more), its payloads, and its blocks: the payloads
+ * and each row's header at its largest.
+ */
+static int ntw_reserve(struct ehd__ntw *w)
+{
+	size_t payloads = WINDOW_BYTES + EHD__NT_PAYLOAD_MAX;
+	size_t blocks = payloads + (size_t)HELD_RESERVE * ROW_HEADER_MAX;
+
+	if (held_room(w, HELD_RESERVE) ||
+	    ehd__buf_reserve(&w->payloads, payloads) ||
+	    ehd__buf_reserve(&w->out, blocks))
+		return -ENOMEM;
+	ehd__touch_pages(w->held, w->held_cap * sizeof(*w->held));
+	ehd__touch_pages(w->payloads.p, payloads);
+	ehd__touch_pages(w->out.p, blocks);
+	return 0;
+}
+
 static int nettrace_create(struct ehd__out *o)
 {
-	struct ehd__ntw *w;
+	struct ehd__ntw *w = NULL;
 	int err = ntw_new(&w, o->fd);
 
+	if (!err && (o->flags & EHD_WRITER_RESERVE))
+		err = ntw_reserve(w);
 	if (!err)
 		o->state = w;
+	else
+		ntw_free(w);
 	return err;
 }
 

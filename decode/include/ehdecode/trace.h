@@ -88,6 +88,13 @@ enum ehd_output_format {
  * @utf8_replaced). Chrome, Heph and nettrace always do so.
  */
 #define EHD_WRITER_UTF8_STRICT	0x8u
+/*
+ * Make the memory the format holds at its largest in use (nettrace: one
+ * window of events) at once, and write to each of its pages: a live
+ * recording then takes no page faults as its load begins. Formats that
+ * hold nothing take no note of it.
+ */
+#define EHD_WRITER_RESERVE	0x10u
 
 /* Which meta to show. */
 #define EHD_META_N			0x1u	/* JSON "n" */
