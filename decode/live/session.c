@@ -41,7 +41,6 @@
 #define BUFFER_MAX (1024u * 1024u * 1024u)
 #define DRAIN_TIMEOUT_MS 100	/* longest wait between passes */
 #define PERF_HEADER_SIZE 104	/* a normal-mode perf.data header */
-#define SPOOL_RESERVE_MAX (16u << 20)	/* spool chunks made at the start */
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
@@ -1538,7 +1537,7 @@ static int put_out(struct ehd_session *s)
 static int open_sink(struct ehd_session *s)
 {
 	static const uint8_t zero[PERF_HEADER_SIZE];
-	size_t mem = s->spool_mem, reserve;
+	size_t mem = s->spool_mem;
 	int err;
 
 	s->sink.fd = s->out_fd;
@@ -1553,16 +1552,9 @@ static int open_sink(struct ehd_session *s)
 		if (s->flags & EHD_SESSION_CIRCULAR) {
 			ehd__spool_unbound(s->spool);
 		} else {
-			/*
-			 * Chunks ready for two passes over full rings and one
-			 * more: what the reader holds (two rounds, see
-			 * perf-read.c) and what the drain puts meanwhile, up
-			 * to SPOOL_RESERVE_MAX. (Where memory is short, chunks
-			 * are made as they are needed.)
-			 */
-			reserve = 2 * s->nrings * s->size + EHD__SPOOL_CHUNK;
-			ehd__spool_reserve(s->spool, reserve < SPOOL_RESERVE_MAX ?
-					   reserve : SPOOL_RESERVE_MAX);
+			/* (short of memory: chunks made as they are needed) */
+			ehd__spool_reserve(s->spool, ehd__spool_reserve_for(
+					   s->nrings * s->size));
 		}
 		s->sink.spool = s->spool;
 	}

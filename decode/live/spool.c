@@ -180,6 +180,13 @@ int ehd__spool_reserve(struct ehd__spool *s, size_t bytes)
 	return 0;
 }
 
+size_t ehd__spool_reserve_for(size_t ring_bytes)
+{
+	if (ring_bytes > (EHD__SPOOL_RESERVE_MAX - EHD__SPOOL_CHUNK) / 2)
+		return EHD__SPOOL_RESERVE_MAX;
+	return 2 * ring_bytes + EHD__SPOOL_CHUNK;
+}
+
 static uint64_t disk_room(const struct ehd__spool *s)
 {
 	if (!s->dir)

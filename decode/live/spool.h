@@ -95,6 +95,22 @@ void ehd__spool_free(struct ehd__spool *sp);
  */
 int ehd__spool_reserve(struct ehd__spool *sp, size_t bytes);
 
+/* The most a recording's spool reserves (ehd__spool_reserve_for()). */
+#define EHD__SPOOL_RESERVE_MAX (16u << 20)
+
+/**
+ * ehd__spool_reserve_for() - what to reserve for rings of @ring_bytes
+ * together
+ * @ring_bytes: the bytes of all the rings
+ *
+ * Chunks for two passes over full rings and one more: what the reader
+ * holds (two rounds, see perf-read.c) and what the drain puts meanwhile;
+ * at most EHD__SPOOL_RESERVE_MAX.
+ *
+ * Return: the bytes for ehd__spool_reserve().
+ */
+size_t ehd__spool_reserve_for(size_t ring_bytes);
+
 /**
  * ehd__spool_room() - bytes the producer may put now
  * @sp: the spool

@@ -178,11 +178,35 @@ static void test_reserve(void **state)
 	ehd__spool_free(sp);
 }
 
+/*
+ * What a recording reserves for its rings: two passes over them and a
+ * chunk, at most 16 MiB, whatever the rings (64 rings of 1 GiB: no
+ * overflow).
+ */
+static void test_reserve_for(void **state)
+{
+	(void)state;
+	assert_int_equal(ehd__spool_reserve_for(0), EHD__SPOOL_CHUNK);
+	assert_int_equal(ehd__spool_reserve_for(2 << 20),
+			 (4 << 20) + EHD__SPOOL_CHUNK);
+	assert_int_equal(EHD__SPOOL_RESERVE_MAX, 16 << 20);
+	assert_int_equal(ehd__spool_reserve_for(
+			 (EHD__SPOOL_RESERVE_MAX - EHD__SPOOL_CHUNK) / 2),
+			 EHD__SPOOL_RESERVE_MAX);
+	assert_int_equal(ehd__spool_reserve_for(8 << 20),
+			 EHD__SPOOL_RESERVE_MAX);
+	assert_int_equal(ehd__spool_reserve_for((size_t)64 << 30),
+			 EHD__SPOOL_RESERVE_MAX);
+	assert_int_equal(ehd__spool_reserve_for(SIZE_MAX),
+			 EHD__SPOOL_RESERVE_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_no_room),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_reserve_for),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
