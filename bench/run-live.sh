@@ -55,7 +55,8 @@
 # off the CPU time of an idle run (same steps, 1 event/s, after a warm-up
 # run that fills the page cache with the programs) and keeps the work at
 # the end (perf record's build-id pass). A rung passes when nothing is
-# missing or reported lost. Beside nettrace / -F perf, per rung: the
+# missing or reported lost, in every run of it. The tables are
+# bench/live-tables.sh's. Beside nettrace / -F perf, per rung: the
 # steady CPU per event of nettrace's main thread, where ehrecord converts
 # (live-load's rec_steady_main_cpu_s: its schedstat, or its stat in clock
 # ticks where the kernel keeps no schedstat, as in the test VM), and
