@@ -28,9 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <tracefs.h>
@@ -42,6 +41,7 @@
 #include "formats/perf/perf-file.h"
 #include "formats/perf/perf-stream.h"
 #include "perf-build.h"
+#include "test-faults.h"
 #include "test-files.h"
 
 EH_DEFINE_PROVIDER(pass_provider, "NtPass");
@@ -410,14 +410,6 @@ struct result {
 				   damaged */
 };
 
-static long faults(void)
-{
-	struct rusage ru;
-
-	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
-	return ru.ru_minflt + ru.ru_majflt;
-}
-
 static int mem_file(const void *p, size_t len)
 {
 	int fd = memfd_create("input", 0);
@@ -657,7 +649,7 @@ static long child_faults(unsigned int flags)
 		struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, out,
 						      flags, 0);
 		const struct ehd_event *ev = NULL;
-		long at = faults();
+		long at = tf_faults();
 		uint64_t passed;
 		int err = -1;
 
@@ -670,7 +662,7 @@ static long child_faults(unsigned int flags)
 			} while (err > 0);
 		}
 		if (!err && !ehd_writer_end(w) && !ehd_writer_close(w))
-			n = faults() - at;
+			n = tf_faults() - at;
 		if (write(p[1], &n, sizeof(n)) != sizeof(n))
 			n = -1;
 		_exit(0);
@@ -685,12 +677,12 @@ static long child_faults(unsigned int flags)
 }
 
 /*
- * EHD_WRITER_RESERVE: the same output, but the writer's window is made as
- * the writer is; converting takes fewer page faults once the writer is
- * made than without, where the window grows as the events come (seen:
- * 1,101 and 740; 1,987 and 1,555 under ASan). That its pages are written
- * then too is checked where it counts, in a live recording's converter
- * (tests/vm/record-guest.sh, check 9).
+ * EHD_WRITER_RESERVE: the same output, but the writer's window is made,
+ * and its pages written, as the writer is; converting then takes at least
+ * 300 fewer page faults once the writer is made than without, where the
+ * window grows as the events come. Seen: 1,100 and 739 (2,005 and 1,545
+ * under ASan); with the window made but its pages not written, 1,097 and
+ * 932 (2,009 and 1,759), which this bound refuses.
  */
 static void test_reserve(void **state)
 {
@@ -712,7 +704,7 @@ static void test_reserve(void **state)
 	print_message("page faults converting: %ld, %ld with the reserve\n",
 		      without, with);
 	assert_true(without >= 0 && with >= 0);
-	assert_true(with + 100 < without);
+	assert_true(with + 300 < without);
 }
 
 int main(void)

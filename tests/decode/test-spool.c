@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <cmocka.h>
 
 #include "live/spool.h"
+#include "test-faults.h"
 
 /* Puts of an odd size, so that the file's limit falls inside one. */
 #define PUT 3000
@@ -111,15 +111,6 @@ static void test_file_no_room(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* Page faults this thread has taken so far. */
-static long faults(void)
-{
-	struct rusage ru;
-
-	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
-	return ru.ru_minflt + ru.ru_majflt;
-}
-
 /* Puts of @chunks chunks' worth (each holds its whole puts): faults taken. */
 static long put_chunks(struct ehd__spool *sp, unsigned int chunks)
 {
@@ -129,10 +120,10 @@ static long put_chunks(struct ehd__spool *sp, unsigned int chunks)
 	long before;
 
 	memset(buf, 0x5a, sizeof(buf));
-	before = faults();
+	before = tf_faults();
 	for (k = 0; k < chunks * per; k++)
 		assert_int_equal(ehd__spool_put(sp, &v, 1), 0);
-	return faults() - before;
+	return tf_faults() - before;
 }
 
 /*

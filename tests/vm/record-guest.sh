@@ -43,7 +43,7 @@
 set -u
 
 build=${1:?usage: record-guest.sh BUILDDIR [SANITIZED]}
-limit=2500 max_limit=15000 early=1500 drain_faults=32
+limit=2500 max_limit=15000 early=1500 drain_faults=32 conv_faults=100
 [ "${2:-0}" = 1 ] && limit=10000 max_limit=30000 early=0 drain_faults=160
 rec=$build/tools/ehrecord
 dec=$build/tools/ehdecode
@@ -357,10 +357,10 @@ for fmt in nettrace perf; do
 		bad "$fmt: the drain thread took ${f:-?} page faults (fewer than $drain_faults wanted), status $rc: $(head -n 2 rec.err)"
 	fi
 	[ $fmt = nettrace ] && [ "${2:-0}" != 1 ] || continue
-	if [ -n "$m0" ] && [ -n "$m1" ] && [ $((m1 - m0)) -lt 100 ]; then
+	if [ -n "$m0" ] && [ -n "$m1" ] && [ $((m1 - m0)) -lt $conv_faults ]; then
 		ok "nettrace: the converter took $((m1 - m0)) page faults over the load"
 	else
-		bad "nettrace: the converter took $((${m1:-0} - ${m0:-0})) page faults over the load (fewer than 100 wanted)"
+		bad "nettrace: the converter took $((${m1:-0} - ${m0:-0})) page faults over the load (fewer than $conv_faults wanted)"
 	fi
 done
 kill $h

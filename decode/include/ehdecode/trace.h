@@ -91,8 +91,8 @@ enum ehd_output_format {
 /*
  * Make the memory the format holds at its largest in use (nettrace: one
  * window of events) at once, and write to each of its pages: a live
- * recording then takes no page faults as its load begins. Formats that
- * hold nothing take no note of it.
+ * recording then takes no page faults for it as its load begins. Formats
+ * that hold nothing take no note of it.
  */
 #define EHD_WRITER_RESERVE	0x10u
 
