@@ -20,6 +20,7 @@
 #include <sys/uio.h>
 #include <cmocka.h>
 
+#include "formats/perf/perf-file.h"
 #include "live/spool.h"
 #include "test-faults.h"
 
@@ -192,12 +193,34 @@ static void test_reserve_for(void **state)
 			 EHD__SPOOL_RESERVE_MAX);
 }
 
+/*
+ * The reader's held entries made at the start of a live session: two
+ * rounds of 256-byte records, as a power of two from 1,024 to
+ * EHD__PERF_HELD_RESERVE_MAX.
+ */
+static void test_held_reserve_for(void **state)
+{
+	(void)state;
+	assert_int_equal(ehd__perf_held_reserve_for(0), 1024);
+	assert_int_equal(ehd__perf_held_reserve_for(128 << 10), 1024);
+	assert_int_equal(ehd__perf_held_reserve_for((128 << 10) + 128), 2048);
+	assert_int_equal(ehd__perf_held_reserve_for(2 << 20), 16384);
+	assert_int_equal(EHD__PERF_HELD_RESERVE_MAX, 32768);
+	assert_int_equal(ehd__perf_held_reserve_for((2 << 20) + 128),
+			 EHD__PERF_HELD_RESERVE_MAX);
+	assert_int_equal(ehd__perf_held_reserve_for((size_t)64 << 30),
+			 EHD__PERF_HELD_RESERVE_MAX);
+	assert_int_equal(ehd__perf_held_reserve_for(SIZE_MAX),
+			 EHD__PERF_HELD_RESERVE_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_no_room),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_reserve_for),
+		cmocka_unit_test(test_held_reserve_for),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -524,6 +524,20 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
  */
 bool ehd__perf_borrowing(const struct ehd__perf_file *f);
 
+/* Most held entries a live session's reader makes room for at its start. */
+#define EHD__PERF_HELD_RESERVE_MAX (32u << 10)
+
+/**
+ * ehd__perf_held_reserve_for() - how many held entries the reader of a
+ * live session makes room for at its start (perf-read.c)
+ * @ring_bytes: the bytes of all the session's rings
+ *
+ * Two rounds of records of 256 bytes each, as a power of two from 1,024
+ * to EHD__PERF_HELD_RESERVE_MAX: where more come, the entries grow as
+ * they would without a reserve.
+ */
+size_t ehd__perf_held_reserve_for(size_t ring_bytes);
+
 /*
  * The u64 field at @at - 1 of a sample's fields (at @p), as struct
  * ehd__perf_layout places them; 0 when @at is 0 (no such field).

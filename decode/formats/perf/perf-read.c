@@ -42,8 +42,6 @@
 #define SPARE_CHUNKS 4
 /* Bytes of the largest record (its header's size is a u16). */
 #define RECORD_MAX (1u << 16)
-/* Most held entries a live session's reader makes room for at its start. */
-#define HELD_RESERVE_MAX (32u << 10)
 
 /*
  * Held records are copied into chunks and stay where they are until given
@@ -1110,15 +1108,22 @@ static int held_resize(struct perf_read *r, size_t cap)
 /*
  * A live session's reader holds about two rounds, each at most what its
  * rings hold: room for them made at the start, and its pages touched
- * then, not while the rings fill (records taken as 256 bytes, and at most
- * HELD_RESERVE_MAX: where there are more, the entries grow as they would).
+ * then, not while the rings fill.
  */
-static void held_reserve(struct perf_read *r, size_t ring_bytes)
+size_t ehd__perf_held_reserve_for(size_t ring_bytes)
 {
 	size_t cap = 1024;
 
-	while (cap < 2 * ring_bytes / 256 && cap < HELD_RESERVE_MAX)
+	/* (records taken as 256 bytes: two rounds, a record each 128) */
+	while (cap < ring_bytes / 128 && cap < EHD__PERF_HELD_RESERVE_MAX)
 		cap *= 2;
+	return cap;
+}
+
+static void held_reserve(struct perf_read *r, size_t ring_bytes)
+{
+	size_t cap = ehd__perf_held_reserve_for(ring_bytes);
+
 	if (held_resize(r, cap))
 		return;		/* (they grow as needed) */
 	ehd__touch_pages(r->held, cap * sizeof(*r->held));
