@@ -17,13 +17,17 @@ set -u -o pipefail
 . "$vm_srcdir/../common/test-lib.sh"
 vm_require
 
-out=$(vm_run -t 120 -- /bin/bash -c 'echo in the guest; exit 7' 2>&1)
+# (the guest's output is on stdout; the runner's notices, such as a boot
+# tried again after qemu crashed, on stderr)
+err=$(mktemp "${TMPDIR:-/tmp}/boot-err.XXXXXX") || exit 99
+out=$(vm_run -t 120 -- /bin/bash -c 'echo in the guest; exit 7' 2>"$err")
 rc=$?
 if [ "$rc" != 7 ] || [ "$out" != "in the guest" ]; then
-	bad "a command's exit 7: status $rc, output '$out'"
+	bad "a command's exit 7: status $rc, output '$out', notices '$(head -n 5 "$err")'"
 else
 	ok "the command's output and exit status 7 came back"
 fi
+rm -f "$err"
 
 out=$(EH_VM_START_LIMIT=0 vm_run -t 120 -- /bin/true 2>&1)
 rc=$?
