@@ -1114,7 +1114,7 @@ size_t ehd__perf_held_reserve_for(size_t ring_bytes)
 {
 	size_t cap = 1024;
 
-	/* (records taken as 256 bytes: two rounds, a record each 128) */
+	/* (two rounds of the rings in records of 256 bytes: one per 128) */
 	while (cap < ring_bytes / 128 && cap < EHD__PERF_HELD_RESERVE_MAX)
 		cap *= 2;
 	return cap;
