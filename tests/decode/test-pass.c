@@ -17,7 +17,8 @@
  * The reader's short way for plain samples (ehd__perf_next_places()) gives
  * the same events as its general one, so only a count can tell it is
  * taken: the test is linked with --wrap=ehd__perf_next_places, and counts.
- * It is linked with --wrap=realloc too, to refuse the library memory.
+ * It is linked with --wrap=realloc too, to count the library's large
+ * allocations and refuse one of them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,15 +58,19 @@ EH_DEFINE_PROVIDER(pass_provider, "NtPass");
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
 
-/* The library's reallocs of this many bytes or more fail (0: none do). */
-static size_t refuse_from;
+/*
+ * The library's large reallocs (LARGE_ALLOC bytes or more) are counted,
+ * and the refuse_nth-th of them fails (0: none does).
+ */
+#define LARGE_ALLOC (64u << 10)
+static unsigned int large_allocs, refuse_nth;
 
 void *__real_realloc(void *p, size_t n);
 void *__wrap_realloc(void *p, size_t n);
 
 void *__wrap_realloc(void *p, size_t n)
 {
-	if (refuse_from && n >= refuse_from)
+	if (n >= LARGE_ALLOC && ++large_allocs == refuse_nth)
 		return NULL;
 	return __real_realloc(p, n);
 }
@@ -739,34 +744,39 @@ static void test_reserve(void **state)
 /*
  * A writer whose window cannot be made is not made: ENOMEM, and nothing
  * of it kept (a leak, under ASan: LeakSanitizer fails the test). The
- * window's rows take 160 KiB, its payloads 512 KiB and its blocks 1 MiB
- * (their buffers grow by doubling): each refused in turn. Without the
- * flag, none of those is made.
+ * window's buffers are the large allocations a writer with the flag
+ * makes (rows, payloads and blocks: three), each refused in turn; a
+ * writer without the flag makes none of them.
  */
 static void test_reserve_fails(void **state)
 {
-	static const size_t from[] = { 100 << 10, 300 << 10, 768 << 10 };
 	struct ehd_writer *w;
-	size_t i;
+	unsigned int i, n;
 	int fd;
 
 	(void)state;
 	fd = open("/dev/null", O_WRONLY);
 	assert_true(fd >= 0);
-	for (i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
-		refuse_from = from[i];
-		errno = 0;
-		w = ehd_writer_new(EHD_OUT_NETTRACE, fd, EHD_WRITER_RESERVE, 0);
-		assert_null(w);
-		assert_int_equal(errno, ENOMEM);
-		w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
-		refuse_from = 0;
-		assert_non_null(w);
-		ehd_writer_free(w);
-	}
+	large_allocs = 0;
+	w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	assert_non_null(w);
+	ehd_writer_free(w);
+	assert_int_equal(large_allocs, 0);
 	w = ehd_writer_new(EHD_OUT_NETTRACE, fd, EHD_WRITER_RESERVE, 0);
 	assert_non_null(w);
 	ehd_writer_free(w);
+	n = large_allocs;
+	assert_int_equal(n, 3);
+	for (i = 1; i <= n; i++) {
+		large_allocs = 0;
+		refuse_nth = i;
+		errno = 0;
+		w = ehd_writer_new(EHD_OUT_NETTRACE, fd, EHD_WRITER_RESERVE, 0);
+		refuse_nth = 0;
+		assert_null(w);
+		assert_int_equal(errno, ENOMEM);
+		assert_int_equal(large_allocs, i);	/* (none after it) */
+	}
 	close(fd);
 }
 
