@@ -107,6 +107,8 @@ set -u -o pipefail
 
 me=run-live
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# shellcheck source=tests/common/test-lib.sh
+. "$srcdir/tests/common/test-lib.sh"	# result_field
 tracefs=/sys/kernel/tracing
 tp=EhBench_L4K1
 rates=${LIVE_RATES:-20000 50000 100000 150000 200000 300000}
@@ -208,11 +210,6 @@ if [ "${LIVE_PIN:-1}" = 1 ] && [ "$ncpu" -ge 2 ] && command -v taskset >/dev/nul
 	pin_load=(taskset -c "1-$((ncpu - 1))")
 fi
 
-# get FILE KEY: the value of KEY=... on the file's "result" line
-get() {
-	sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" 2>/dev/null | tail -n 1
-}
-
 # CPU seconds (user + system of the children) from the output of "times"
 times_cpu() {
 	sed -n 2p "$1" | awk '{
@@ -252,9 +249,9 @@ alone_rate=0
 if command -v perf >/dev/null; then
 	perf stat -a -x, -o stat.txt -e user_events:$tp -- "${pin_load[@]}" \
 		"$load" -w 30 -s 300 -d "$secs" -t "$threads" >alone.out 2>&1
-	alone_rate=$(get alone.out rate)
+	alone_rate=$(result_field alone.out rate)
 	counted=$(sed -n "s/^\\([0-9]*\\),.*$tp.*/\\1/p" stat.txt)
-	echo "producer alone (perf stat, counting only): $(get alone.out written) written, ${counted:-?} counted: ${alone_rate:-?}/s, $(get alone.out cpu_s) s CPU"
+	echo "producer alone (perf stat, counting only): $(result_field alone.out written) written, ${counted:-?} counted: ${alone_rate:-?}/s, $(result_field alone.out cpu_s) s CPU"
 	alone_rate=${alone_rate:-0}
 fi
 
@@ -303,7 +300,7 @@ run_one() {
 	"${pload[@]}" "$load" -w 20 -s 500 -r "$lr" -d "$d" -t "$t" \
 		-p "$pid" "${steady[@]}" >"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
-	c1=$(get "$out.load" rec_cpu_s)
+	c1=$(result_field "$out.load" rec_cpu_s)
 	t0=$EPOCHREALTIME
 	kill -INT "$pid"
 	wait $sub
@@ -339,7 +336,7 @@ run_one() {
 	else
 		lost=$(sed -n 's/.* \([0-9]*\) events lost.*/\1/p' "$out.rec" | head -n 1)
 	fi
-	written=$(get "$out.load" written)
+	written=$(result_field "$out.load" written)
 	cpu=$(times_cpu "$out.times")
 	# The first -F perf file of the ladder: what converting its events
 	# to nettrace costs here at the least, and with the library.
@@ -351,12 +348,12 @@ run_one() {
 	fi
 	rm -f "$file"
 	[ "$rate" = warm ] && return	# page cache filled: the runs compare
-	echo "$r $rate ${written:-0} $(get "$out.load" rate) $recorded $dups" \
-	     "${lost:-0} $cpu $c1 $stop $(get "$out.load" cpu_s)" \
-	     "$(get "$out.load" rec_steady_cpu_s) $(get "$out.load" steady_written)" \
-	     "$(get "$out.load" rec_steady_main_cpu_s)" >>results
+	echo "$r $rate ${written:-0} $(result_field "$out.load" rate) $recorded $dups" \
+	     "${lost:-0} $cpu $c1 $stop $(result_field "$out.load" cpu_s)" \
+	     "$(result_field "$out.load" rec_steady_cpu_s) $(result_field "$out.load" steady_written)" \
+	     "$(result_field "$out.load" rec_steady_main_cpu_s)" >>results
 	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s (%s in load); %s s, stop %s s, decode %s s\n' \
-	       "$r" "$rate" "${written:-?}" "$(get "$out.load" rate)" "$recorded" \
+	       "$r" "$rate" "${written:-?}" "$(result_field "$out.load" rate)" "$recorded" \
 	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$c1" \
 	       "$(elapsed "$tb" "$EPOCHREALTIME")" "$stop" \
 	       "$(elapsed "$t0" "$EPOCHREALTIME")"

@@ -25,6 +25,8 @@ set -u -o pipefail
 
 me=run-producer
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# shellcheck source=tests/common/test-lib.sh
+. "$srcdir/tests/common/test-lib.sh"	# result_field
 prog=${1:-bench/producer}
 shared=${EH_SHARED_DIR:-$srcdir/../shared}
 kernel=${EH_TEST_KERNEL:-$srcdir/../shared/vm/bzImage}
@@ -77,41 +79,37 @@ fi
 
 # ---- summary --------------------------------------------------------------------
 # get FILE KEY: the value of KEY=... on the file's "result" line
-get() {
-	[ -f "$1" ] || return 0
-	sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" | tail -n 1
-}
 
 echo
 echo "== summary (bench/producer)"
 if [ "$host_rc" = 0 ]; then
 	printf '  %-44s %10s ns/call\n' \
-		"host: disabled 5-field EH_WRITE" "$(get "$out/host" host_disabled_ns)" \
-		"host: empty loop (same shape)" "$(get "$out/host" host_empty_ns)" \
-		"host: relaxed load+test+branch loop" "$(get "$out/host" host_loadbranch_ns)"
+		"host: disabled 5-field EH_WRITE" "$(result_field "$out/host" host_disabled_ns)" \
+		"host: empty loop (same shape)" "$(result_field "$out/host" host_empty_ns)" \
+		"host: relaxed load+test+branch loop" "$(result_field "$out/host" host_loadbranch_ns)"
 	printf '  %-44s %10s          (fastest rounds %s; target 1.00, the load+branch limit)\n' \
-		"host: disabled / empty loop" "$(get "$out/host" host_ratio)" \
-		"$(get "$out/host" host_ratio_min)"
+		"host: disabled / empty loop" "$(result_field "$out/host" host_ratio)" \
+		"$(result_field "$out/host" host_ratio_min)"
 	printf '  %-44s %10s ns/call\n' \
-		"host: enabled EH_WRITE up to writev()" "$(get "$out/host" host_userside_ns)" \
-		"host: same values into a buffer by hand" "$(get "$out/host" host_hand_ns)"
+		"host: enabled EH_WRITE up to writev()" "$(result_field "$out/host" host_userside_ns)" \
+		"host: same values into a buffer by hand" "$(result_field "$out/host" host_hand_ns)"
 else
 	echo "  host: failed"
 fi
 if [ "$vm_rc" = 0 ]; then
-	r1=$(get "$out/vm" vm_ratio1)
+	r1=$(result_field "$out/vm" vm_ratio1)
 	verdict=$(awk -v r="$r1" 'BEGIN { print (r <= 1.10) ? "within target" : "OVER target" }')
 	printf '  %-44s %10s ns/call\n' \
-		"vm: ours, enabled 5-field EH_WRITE" "$(get "$out/vm" vm_ours_ns)" \
-		"vm: bare writev, same bytes, 1 iovec" "$(get "$out/vm" vm_bare1_ns)" \
-		"vm: bare writev, same bytes, 8 iovecs" "$(get "$out/vm" vm_bare8_ns)" \
-		"vm: hand-built values + writev, 1 iovec" "$(get "$out/vm" vm_hand_ns)"
+		"vm: ours, enabled 5-field EH_WRITE" "$(result_field "$out/vm" vm_ours_ns)" \
+		"vm: bare writev, same bytes, 1 iovec" "$(result_field "$out/vm" vm_bare1_ns)" \
+		"vm: bare writev, same bytes, 8 iovecs" "$(result_field "$out/vm" vm_bare8_ns)" \
+		"vm: hand-built values + writev, 1 iovec" "$(result_field "$out/vm" vm_hand_ns)"
 	printf '  %-44s %10s          (target <= 1.10: %s)\n' \
 		"vm: ours / bare 1-iovec writev" "$r1" "$verdict"
 	printf '  %-44s %10s\n' \
-		"vm: ours / bare 8-iovec writev" "$(get "$out/vm" vm_ratio8)" \
-		"vm: ours / hand-built" "$(get "$out/vm" vm_ratio_hand)"
-	echo "  (event $(get "$out/vm" vm_event_bytes) bytes; VM times are QEMU's: compare the ratios)"
+		"vm: ours / bare 8-iovec writev" "$(result_field "$out/vm" vm_ratio8)" \
+		"vm: ours / hand-built" "$(result_field "$out/vm" vm_ratio_hand)"
+	echo "  (event $(result_field "$out/vm" vm_event_bytes) bytes; VM times are QEMU's: compare the ratios)"
 elif [ "$vm_rc" = 77 ]; then
 	echo "  vm: skipped${vm_skip:+ ($vm_skip)}"
 else

@@ -21,6 +21,13 @@ bad() { echo "FAIL: $*$(test_when)"; failed=$((failed + 1)); }
 # missing events says why.
 losses() { grep -h ' lost' "$@" 2>/dev/null | sed 's/^/note: /'; }
 
+# result_field FILE KEY: the value of KEY=... on the last "result" line
+# of FILE (what live-load, bench/producer and the guests print); nothing
+# when there is no such line or no FILE. Shared with the bench scripts.
+result_field() {
+	sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" 2>/dev/null | tail -n 1
+}
+
 # cli LABEL WANT_EXIT COMMAND...: run it (stdout to $tmp/out, stderr to
 # $tmp/err), check its exit status.
 cli() {

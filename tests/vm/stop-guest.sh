@@ -45,8 +45,6 @@ TEST_TIMES=1
 # shellcheck source=tests/common/test-lib.sh
 . "$(dirname "$0")/../common/test-lib.sh"
 
-# get FILE KEY: KEY=value of live-load's result line
-get() { sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" | tail -n 1; }
 
 echo "guest: Linux $(uname -r), $(nproc) CPUs, $runs runs per format, a stop within $limit s"
 
@@ -78,7 +76,7 @@ one_run() {
 	nap "$delay"
 	kill -INT $lpid
 	wait $lpid
-	written=$(get "$out.load" written)
+	written=$(result_field "$out.load" written)
 	# (timed without a fork: test-lib.sh's stamp)
 	stamp t0
 	kill -INT $rpid
