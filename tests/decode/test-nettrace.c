@@ -1497,6 +1497,56 @@ static void test_lookup_metadata(void **state)
 }
 
 /*
+ * A name PerfView reads as a u16 count of UTF-8 bytes (here a mapping's
+ * file name) too long for its event's payload of at most 65,535 bytes:
+ * cut before the character that would straddle the room left, the file
+ * still one TraceEvent reads, and counted as lossy. The room: 65,535 less
+ * the mapping's id, start, end and file offset before the name (1 + 2 + 2
+ * + 1 bytes), its count (2) and the most its metadata id after it may
+ * take (10): 65,517 bytes, of which the euro sign's first byte is the
+ * last.
+ */
+static void test_long_name_cut(void **state)
+{
+	enum { NAME = 70000, EURO_AT = 65516 };
+	struct ehd_system map = { .kind = EHD_SYSTEM_MAPPING, .pid = 42,
+				  .mapping_id = 7, .start = 0x1000,
+				  .end = 0x3000, .build_id = "abcd" };
+	int fd = memfd_create("long", 0), err;
+	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	struct ehd_writer_stats st;
+	struct ehd_event ev;
+	char *name = malloc(NAME + 1), *json, *at;
+	size_t n;
+
+	(void)state;
+	assert_non_null(name);
+	memset(name, 'a', NAME);
+	memcpy(name + EURO_AT, "\xe2\x82\xac", 3);
+	name[NAME] = 0;
+	map.file_name = name;
+	ev = system_event(110, 42, &map, "ProcessMapping");
+	assert_int_equal(ehd_writer_begin(w, "test"), 0);
+	assert_int_equal(ehd_writer_event(w, &ev), 0);
+	ehd_writer_stats(w, &st);
+	assert_int_equal(st.lossy, 1);
+	assert_int_equal(ehd_writer_close(w), 0);
+	ehd_writer_free(w);
+
+	json = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	at = strstr(json, "\"FileName\":\"");
+	assert_non_null(at);
+	at += strlen("\"FileName\":\"");
+	n = strspn(at, "a");
+	assert_int_equal(n, EURO_AT);
+	assert_int_equal(at[n], '"');
+	free(json);
+	free(name);
+	close(fd);
+}
+
+/*
  * Samples and system events are written as PerfView's own parsers read
  * them: Universal.System ids 0-5, Universal.Events "cpu" and "cswitch"
  * with a VarUInt Value, payloads of varuints and u16-counted UTF-8
@@ -1671,6 +1721,7 @@ int main(void)
 		cmocka_unit_test(test_long_thread_name),
 		cmocka_unit_test(test_universal),
 		cmocka_unit_test(test_lookup_metadata),
+		cmocka_unit_test(test_long_name_cut),
 	};
 
 	return cmocka_run_group_tests(tests, make_capture, remove_capture);

@@ -128,6 +128,9 @@ enum ehd__nt_row_flag {
 /* Size of an event block header (v6: with its own size field). */
 #define EHD__NT_EB_HEADER_SIZE		20
 
+/* The most bytes a varuint of 64 bits takes. */
+#define EHD__NT_VAR_MAX			10
+
 /* Write @v as a varuint at @p (room for 10 bytes); returns the bytes used. */
 static inline size_t ehd__nt_put_varuint(uint8_t *p, uint64_t v)
 {
@@ -193,7 +196,7 @@ static inline void ehd__nt_patch_le(struct ehd_buf *b, size_t at, uint64_t v,
 
 static inline void ehd__nt_put_var(struct ehd_buf *b, uint64_t v)
 {
-	uint8_t t[10];
+	uint8_t t[EHD__NT_VAR_MAX];
 
 	ehd__buf_put(b, t, ehd__nt_put_varuint(t, v));
 }

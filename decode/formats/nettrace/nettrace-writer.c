@@ -1655,11 +1655,17 @@ static long sample_type(struct ehd__ntw *w, const struct ehd_event *ev)
 
 /*
  * A string as PerfView's parsers read it: u16 count, UTF-8 bytes (made
- * well-formed, counted), into the payloads.
+ * well-formed, counted), into the payloads. Cut at a character's start
+ * (counted as lossy) where it would take the payload begun at @at, with
+ * the @after bytes at most that follow the string, past what nettrace
+ * holds.
  */
-static void put_short_string(struct ehd__ntw *w, const char *s, size_t n)
+static void put_short_string(struct ehd__ntw *w, const char *s, size_t n,
+			     size_t at, size_t after)
 {
 	struct ehd_buf *b = &w->payloads;
+	size_t used = b->len - at + 2 + after;
+	size_t room = used < EHD__NT_PAYLOAD_MAX ? EHD__NT_PAYLOAD_MAX - used : 0;
 
 	if (ehd__utf8_well_formed(s, n) < n) {
 		w->fixed.len = 0;
@@ -1667,8 +1673,8 @@ static void put_short_string(struct ehd__ntw *w, const char *s, size_t n)
 		s = ehd__buf_cstr(&w->fixed);
 		n = w->fixed.len;
 	}
-	if (n > 0xffff) {
-		n = 0xffff;
+	if (n > room) {
+		n = room;
 		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
 			n--;	/* not in the middle of a character */
 		w->st.lossy++;
@@ -1677,9 +1683,10 @@ static void put_short_string(struct ehd__ntw *w, const char *s, size_t n)
 	ehd__buf_put(b, s, n);
 }
 
-static void put_cstring(struct ehd__ntw *w, const char *s)
+static void put_cstring(struct ehd__ntw *w, const char *s, size_t at,
+			size_t after)
 {
-	put_short_string(w, s ? s : "", s ? strlen(s) : 0);
+	put_short_string(w, s ? s : "", s ? strlen(s) : 0, at, after);
 }
 
 /* Hold a made-up event of type @idx, payload from @at, @ev's context. */
@@ -1743,8 +1750,8 @@ static int mapping_metadata(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__buf_put(&w->build_id_keys, w->scratch.p, len + 1);
 	at = w->payloads.len;
 	ehd__nt_put_var(&w->payloads, *meta_id);
-	put_short_string(w, w->scratch.p, len);
-	put_cstring(w, "");
+	put_short_string(w, w->scratch.p, len, at, 2);
+	put_cstring(w, "", at, 0);
 	if (w->build_id_keys.err)
 		return -ENOMEM;
 	err = hold_made(w, ev, idx, at);
@@ -1800,7 +1807,7 @@ static int kernel_mapping(struct ehd__ntw *w, const struct ehd_event *ev,
 	ehd__nt_put_var(&w->payloads, KERNEL_START);
 	ehd__nt_put_var(&w->payloads, UINT64_MAX);
 	ehd__nt_put_var(&w->payloads, 0);
-	put_cstring(w, EHD__KERNEL_MODULE);
+	put_cstring(w, EHD__KERNEL_MODULE, at, 1);
 	ehd__nt_put_var(&w->payloads, 0);
 	err = hold_made(w, ev, idx, at);
 	return err ? err : ehd__table_add(&w->kernel_maps, key, 1);
@@ -1854,7 +1861,7 @@ static int symbols(struct ehd__ntw *w, const struct ehd_event *ev)
 		ehd__nt_put_var(&w->payloads, key[0]);
 		ehd__nt_put_var(&w->payloads, f->symbol_start);
 		ehd__nt_put_var(&w->payloads, f->symbol_end);
-		put_cstring(w, f->symbol);
+		put_cstring(w, f->symbol, at, 0);
 		err = w->symbol_keys.err ? -ENOMEM : hold_made(w, ev, idx, at);
 		if (!err)
 			err = ehd__table_add(&w->symbols, h, v);
@@ -1881,8 +1888,8 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 			return (int)idx;
 		at = w->payloads.len;
 		ehd__nt_put_var(&w->payloads, 0);
-		put_cstring(w, "swapper");
-		put_cstring(w, "");
+		put_cstring(w, "swapper", at, 2);
+		put_cstring(w, "", at, 0);
 		err = hold_made(w, ev, (uint32_t)idx, at);
 		if (err)
 			return err;
@@ -1915,15 +1922,18 @@ static int universal_event(struct ehd__ntw *w, const struct ehd_event *ev)
 	case EHD_SYSTEM_EXISTING_PROCESS:
 	case EHD_SYSTEM_PROCESS_CREATE:
 		ehd__nt_put_var(&w->payloads, sy->ns_pid ? sy->ns_pid : sy->pid);
-		put_cstring(w, sy->name);
-		put_cstring(w, sy->ns_name ? sy->ns_name : "");
+		/* (the namespace's name keeps up to half the room) */
+		put_cstring(w, sy->name, at,
+			    2 + strnlen(sy->ns_name ? sy->ns_name : "",
+					EHD__NT_PAYLOAD_MAX / 2));
+		put_cstring(w, sy->ns_name, at, 0);
 		break;
 	case EHD_SYSTEM_MAPPING:
 		ehd__nt_put_var(&w->payloads, sy->mapping_id);
 		ehd__nt_put_var(&w->payloads, sy->start);
 		ehd__nt_put_var(&w->payloads, sy->end);
 		ehd__nt_put_var(&w->payloads, sy->file_offset);
-		put_cstring(w, sy->file_name);
+		put_cstring(w, sy->file_name, at, EHD__NT_VAR_MAX);
 		ehd__nt_put_var(&w->payloads, meta_id);
 		break;
 	}

@@ -147,8 +147,10 @@ EHD_API int ehd_meta_parse(const char *list, unsigned int *meta);
  *	written at its time (only when the input is not in time order);
  *	Heph: events before the epoch (the first event's time), written at
  *	time 0
- * @lossy: code points outside UTF-16 replaced by U+FFFD; Heph: strings
- *	and names cut to 65,535 bytes, arrays to 65,535 elements
+ * @lossy: code points outside UTF-16 replaced by U+FFFD, and names
+ *	(of processes, files, functions) cut, at a character's start, to
+ *	what an event's 65,535 bytes of payload leave; Heph: strings and
+ *	names cut to 65,535 bytes, arrays to 65,535 elements
  * @stacks_cut: stacks cut to the 8,190 frames TraceEvent reads
  * @metadata: event types (metadata rows) written
  * @header_bytes: bytes of event headers (nettrace compressed headers)
