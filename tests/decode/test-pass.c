@@ -108,6 +108,8 @@ struct ev_bytes {
 static struct {
 	unsigned char *dat;
 	struct ev_bytes tick[TICKS], tock, act, text;
+	struct ev_bytes trailing;	/* a Tick with bytes after its fields */
+	unsigned int ntrailing;		/* of those in the recording */
 	char dir[64];		/* the made-up tracefs */
 	struct wr x;		/* the recording */
 } g;
@@ -205,6 +207,7 @@ static void make_events(void)
 					 9, 10, 11, 12, 13, 14, 15, 16 };
 	static const char *const words[] = { "", "a", "tick", "a longer word" };
 	struct ev_bytes *all[TICKS + 3];
+	uint8_t *p;
 	struct tf_record rec;
 	char path[64];
 	size_t size, off = 0, n = 0;
@@ -238,6 +241,12 @@ static void make_events(void)
 		all[n++]->n = rec.event_size;
 	}
 	assert_int_equal(n, TICKS + 3);
+	/* (16 bytes: more than perf's padding of up to 7) */
+	g.trailing.n = g.tick[3].n + 16;
+	g.trailing.p = p = malloc(g.trailing.n);
+	assert_non_null(p);
+	memcpy(p, g.tick[3].p, g.tick[3].n);
+	memset(p + g.tick[3].n, 0xab, 16);
 }
 
 /* ---- the recording ---- */
@@ -345,6 +354,9 @@ static void event(unsigned int k, uint32_t cpu, uint64_t time)
 		sample(info_ids[cpu], TP_INFO, &g.act, 0, t, time, cpu, false);
 	else if (k % 97 == 3 || (k >= 9000 && k < 9040))
 		sample(info_ids[cpu], TP_INFO, &g.tock, 0, t, time, cpu, false);
+	else if (k % 389 == 17 && ++g.ntrailing)
+		sample(info_ids[cpu], TP_INFO, &g.trailing, 0, t, time, cpu,
+		       false);
 	else
 		sample(info_ids[cpu], TP_INFO, &g.tick[k % TICKS],
 		       k == 5001 ? 9 : 0, t, time, cpu, false);
@@ -410,6 +422,7 @@ static int teardown(void **state)
 	(void)state;
 	remove_tracefs();
 	free(g.dat);
+	free((void *)g.trailing.p);
 	free(g.x.b.p);
 	return 0;
 }
@@ -529,6 +542,9 @@ static void test_recording(void **state)
 	/* Every sample is an event; the cut one is said damaged. */
 	assert_int_equal(fast.events, n);
 	assert_int_equal(fast.errors, 1);
+	/* ... and the data after the fields of some counted, not written */
+	assert_true(g.ntrailing >= 20);
+	assert_int_equal(fast.wst.trailing, g.ntrailing);
 	assert_int_equal(fast.wst.events, n);
 	/*
 	 * Over two windows of payloads (256 KiB each); most events written
