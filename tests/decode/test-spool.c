@@ -3,8 +3,9 @@
  * test-spool - the queue between a live session's drain thread and its
  * consumer (decode/live/spool.c): what waits past the memory bound goes to
  * a file, and a file that finds no room on its disk refuses the put whole,
- * as a full spool does, instead of failing the recording; chunks reserved
- * before a recording are faulted in then, not by the puts.
+ * as a full spool does, instead of failing the recording; a file read to
+ * its end is used again from its start; chunks reserved before a
+ * recording are faulted in then, not by the puts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -108,6 +109,60 @@ static void test_file_no_room(void **state)
 	assert_int_equal(n, 1);
 	ehd__spool_close(sp, 0);
 	assert_int_equal(ehd__spool_read(sp, buf, PUT), 0);
+	ehd__spool_free(sp);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* Put number @k (fill()) into @sp; the put's result. */
+static int put_one(struct ehd__spool *sp, uint32_t k)
+{
+	uint8_t buf[PUT];
+	struct iovec v = { buf, PUT };
+
+	fill(buf, k);
+	return ehd__spool_put(sp, &v, 1);
+}
+
+/*
+ * A file whose every chunk was read is started again from its first
+ * byte the next time memory is full: the bytes read back are those put,
+ * and the file grows no larger than its first use made it.
+ */
+static void test_file_again(void **state)
+{
+	char dir[] = "/tmp/test-spool.XXXXXX";
+	uint32_t per = EHD__SPOOL_CHUNK / PUT, k = 0, first, i;
+	struct ehd__spool_stats st;
+	struct ehd__spool *sp;
+	uint64_t peak;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(ehd__spool_new(&sp, EHD__SPOOL_CHUNK, 64u << 20, dir),
+			 0);
+	/* a chunk of memory, then 100 puts in the file */
+	for (i = 0; i < per + 100; i++)
+		assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_commit(sp);
+	assert_int_equal(read_puts(sp, 0), k);
+	ehd__spool_stats(sp, &st);
+	peak = st.disk_peak;
+	assert_int_equal(peak, 100 * PUT);
+	/* a put in memory again; read, it lets the file's chunk go */
+	first = k;
+	assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_commit(sp);
+	assert_int_equal(read_puts(sp, first), 1);
+	/* memory full again: 50 puts in the file, from its start */
+	first = k;
+	for (i = 0; i < per - 1 + 50; i++)
+		assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_commit(sp);
+	ehd__spool_stats(sp, &st);
+	assert_int_equal(st.disk, 150 * PUT);
+	assert_int_equal(st.disk_peak, peak);
+	assert_int_equal(read_puts(sp, first), k - first);
+	ehd__spool_close(sp, 0);
 	ehd__spool_free(sp);
 	assert_int_equal(rmdir(dir), 0);
 }
@@ -218,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_no_room),
+		cmocka_unit_test(test_file_again),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_reserve_for),
 		cmocka_unit_test(test_held_reserve_for),
