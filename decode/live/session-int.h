@@ -22,6 +22,13 @@ int ehd__session_view(struct ehd_session *s, const void **p, size_t *n);
 void ehd__session_release(struct ehd_session *s, uint64_t pos);
 
 /*
+ * ehd__session_starved() - the drain thread found the spool full since
+ * the last call (see ehd__spool_starved()): what is kept of the stream
+ * must be copied and given back.
+ */
+bool ehd__session_starved(struct ehd_session *s);
+
+/*
  * ehd__session_asks_switch() - did the caller add sched:sched_switch
  * itself (not only through ehd_session_set_off_cpu())? A system trace
  * then keeps its samples as events, beside the cswitch samples made of

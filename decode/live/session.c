@@ -1859,6 +1859,11 @@ void ehd__session_release(struct ehd_session *s, uint64_t pos)
 		ehd__spool_release(s->spool, pos);
 }
 
+bool ehd__session_starved(struct ehd_session *s)
+{
+	return s->spool && ehd__spool_starved(s->spool);
+}
+
 /* ---- the end ------------------------------------------------------------------- */
 
 /*

@@ -56,6 +56,8 @@ struct ehd__spool {
 	size_t mem_bytes;	/* of the memory chunks in the list */
 	size_t mem_max;		/* SIZE_MAX once unbound */
 	bool viewed;		/* release is the consumer's to say */
+	uint64_t released;	/* viewed: the stream position given back */
+	uint64_t end;		/* where a chunk linked to no list starts */
 
 	const char *dir;	/* NULL: no file */
 	char *dir_copy;
@@ -64,6 +66,7 @@ struct ehd__spool {
 	uint64_t file_end;	/* where the next file chunk starts */
 	size_t file_chunks;	/* file chunks in the list */
 
+	bool starved;		/* a put was refused: ehd__spool_starved() */
 	bool closed;
 	int close_err;
 	int err;		/* the producer failed */
@@ -227,7 +230,7 @@ void ehd__spool_unbound(struct ehd__spool *s)
 static void link_chunk(struct ehd__spool *s, struct chunk *c)
 {
 	pthread_mutex_lock(&s->lock);
-	c->start = s->tail ? s->tail->start + s->tail->len : 0;
+	c->start = s->tail ? s->tail->start + s->tail->len : s->end;
 	if (s->tail)
 		s->tail->next = c;
 	else
@@ -245,6 +248,32 @@ static void link_chunk(struct ehd__spool *s, struct chunk *c)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/*
+ * Under the lock: when the list is one memory chunk the consumer is done
+ * with (read, or viewed and given back), it goes, its memory free for the
+ * next (a spare, within the bound). The consumer leaves the last chunk it
+ * reads where it is, for the producer to append to, so without this a
+ * bound of one chunk (or a put too large for what the bound leaves beside
+ * that chunk) would refuse every put from then on.
+ */
+static void drop_done_locked(struct ehd__spool *s)
+{
+	struct chunk *c = s->tail;
+
+	if (!c || c != s->head || !c->mem || c->pos < c->len ||
+	    c->committed < c->len ||
+	    (s->viewed && s->released < c->start + c->len))
+		return;
+	s->end = c->start + c->len;
+	s->head = s->rd = s->tail = s->uncommitted = NULL;
+	s->mem_bytes -= c->cap;
+	if (c->cap == EHD__SPOOL_CHUNK &&
+	    s->mem_bytes + s->spare_bytes + c->cap <= s->mem_max)
+		keep_spare_locked(s, c);
+	else
+		free_chunk(c);
+}
+
 /* A memory chunk for a put of @n bytes, within the bound; or NULL. */
 static struct chunk *new_mem_chunk(struct ehd__spool *s, size_t n)
 {
@@ -253,6 +282,7 @@ static struct chunk *new_mem_chunk(struct ehd__spool *s, size_t n)
 	bool ok;
 
 	pthread_mutex_lock(&s->lock);
+	drop_done_locked(s);
 	ok = s->mem_max == SIZE_MAX ||
 	     (s->mem_bytes <= s->mem_max && cap <= s->mem_max - s->mem_bytes);
 	if (ok && cap == EHD__SPOOL_CHUNK && s->spare) {
@@ -323,10 +353,22 @@ static struct chunk *new_file_chunk(struct ehd__spool *s, size_t n)
 	return c;
 }
 
+static void wake_consumer_locked(struct ehd__spool *s)
+{
+	uint64_t one = 1;
+
+	s->consumer_waiting = false;
+	if (write(s->efd, &one, sizeof(one)) < 0)
+		(void)0;	/* full counter: it is readable anyway */
+}
+
 static int refused(struct ehd__spool *s)
 {
 	pthread_mutex_lock(&s->lock);
 	s->st.refused++;
+	s->starved = true;
+	if (s->consumer_waiting)
+		wake_consumer_locked(s);
 	pthread_mutex_unlock(&s->lock);
 	return s->err ? s->err : -ENOSPC;
 }
@@ -416,13 +458,8 @@ static void commit_locked(struct ehd__spool *s)
 	s->uncommitted = s->tail;
 	s->pending += added;
 	s->st.in += added;
-	if ((added || s->closed) && s->consumer_waiting) {
-		uint64_t one = 1;
-
-		s->consumer_waiting = false;
-		if (write(s->efd, &one, sizeof(one)) < 0)
-			(void)0;	/* full counter: it is readable anyway */
-	}
+	if ((added || s->closed) && s->consumer_waiting)
+		wake_consumer_locked(s);
 }
 
 void ehd__spool_commit(struct ehd__spool *s)
@@ -492,6 +529,8 @@ static void release_locked(struct ehd__spool *s, uint64_t pos)
 void ehd__spool_release(struct ehd__spool *s, uint64_t pos)
 {
 	pthread_mutex_lock(&s->lock);
+	if (pos > s->released)
+		s->released = pos;
 	release_locked(s, pos);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -619,6 +658,17 @@ int ehd__spool_view(struct ehd__spool *s, const void **p, size_t *n)
 int ehd__spool_fd(const struct ehd__spool *s)
 {
 	return s->efd;
+}
+
+bool ehd__spool_starved(struct ehd__spool *s)
+{
+	bool starved;
+
+	pthread_mutex_lock(&s->lock);
+	starved = s->starved;
+	s->starved = false;
+	pthread_mutex_unlock(&s->lock);
+	return starved;
 }
 
 uint64_t ehd__spool_pending(struct ehd__spool *s)

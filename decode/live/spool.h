@@ -208,6 +208,18 @@ void ehd__spool_release(struct ehd__spool *sp, uint64_t pos);
 int ehd__spool_fd(const struct ehd__spool *sp);
 
 /**
+ * ehd__spool_starved() - whether a put was refused since the last call
+ * (consumer)
+ * @sp: the spool
+ *
+ * A refusal also wakes a consumer that waits (ehd__spool_fd()). One that
+ * keeps what it viewed until more comes (records held for sorting until
+ * the next round end) must then copy it and give the stream back
+ * (ehd__spool_release()), or neither side would move.
+ */
+bool ehd__spool_starved(struct ehd__spool *sp);
+
+/**
  * ehd__spool_pending() - bytes committed and not read yet
  * @sp: the spool
  */

@@ -167,6 +167,61 @@ static void test_file_again(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * A bound of one chunk and no file: once the consumer has read all the
+ * chunk holds, a put that does not fit in what is left of it is taken
+ * (in a chunk made in its place), not refused for good; read, and given
+ * back where the consumer views what it reads.
+ */
+static void test_one_chunk(void **state)
+{
+	uint32_t per = EHD__SPOOL_CHUNK / PUT, k = 0, i, first;
+	const void *p;
+	size_t n;
+	int view;
+
+	(void)state;
+	for (view = 0; view < 2; view++) {
+		struct ehd__spool *sp;
+
+		assert_int_equal(ehd__spool_new(&sp, EHD__SPOOL_CHUNK, 0,
+						NULL), 0);
+		for (i = 0; i < per; i++)
+			assert_int_equal(put_one(sp, k++), 0);
+		/* full: refused while nothing was read */
+		assert_int_equal(put_one(sp, k), -ENOSPC);
+		ehd__spool_commit(sp);
+		if (view) {
+			/* viewed: taken only once given back */
+			assert_int_equal(ehd__spool_view(sp, &p, &n), 1);
+			assert_int_equal(n, (size_t)per * PUT);
+			assert_int_equal(put_one(sp, k), -ENOSPC);
+			ehd__spool_release(sp, (uint64_t)per * PUT);
+		} else {
+			assert_int_equal(read_puts(sp, k - per), per);
+		}
+		first = k;
+		for (i = 0; i < 10; i++)
+			assert_int_equal(put_one(sp, k++), 0);
+		ehd__spool_commit(sp);
+		if (view) {
+			uint8_t want[PUT];
+
+			assert_int_equal(ehd__spool_view(sp, &p, &n), 1);
+			assert_int_equal(n, 10 * PUT);
+			for (i = 0; i < 10; i++) {
+				fill(want, first + i);
+				assert_memory_equal((const uint8_t *)p + i * PUT,
+						    want, PUT);
+			}
+		} else {
+			assert_int_equal(read_puts(sp, first), 10);
+		}
+		ehd__spool_close(sp, 0);
+		ehd__spool_free(sp);
+	}
+}
+
 /* Puts of @chunks chunks' worth (each holds its whole puts): faults taken. */
 static long put_chunks(struct ehd__spool *sp, unsigned int chunks)
 {
@@ -274,6 +329,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_no_room),
 		cmocka_unit_test(test_file_again),
+		cmocka_unit_test(test_one_chunk),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_reserve_for),
 		cmocka_unit_test(test_held_reserve_for),

@@ -1417,6 +1417,44 @@ static void keep_rest(struct perf_read *r)
 }
 
 /*
+ * The live session's spool is full and its drain thread waits, while the
+ * records held here wait for a round end that waits for room: copy those
+ * the session has (borrowed) into the arena, each with what is kept of
+ * it, and give back all that was read. -EAGAIN, or -ENOMEM.
+ */
+static int give_back(struct perf_read *r)
+{
+	struct chunk *c;
+	struct held *h;
+	size_t i, info;
+
+	for (i = r->first; i < r->nheld; i++) {
+		h = &r->held[i];
+		if (!h->pl.borrowed)
+			continue;
+		info = h->info ? sizeof(*h->info) : 0;
+		c = chunk_for(r, info + h->pl.size);
+		if (!c)
+			return ehd__err_set(r->err, -ENOMEM, h->pl.offset,
+					    "out of memory");
+		if (h->info) {
+			memcpy(c->data + c->len, h->info, info);
+			release(r, h->chunk);
+			h->info = (const struct rec_info *)(void *)
+				  (c->data + c->len);
+		}
+		memcpy(c->data + c->len + info, h->pl.data, h->pl.size);
+		h->pl.data = c->data + c->len + info;
+		h->pl.borrowed = false;
+		h->chunk = c;
+		c->len += info + h->pl.size;
+		c->live++;
+	}
+	release_stream(r, ehd__perf_position(r->perf));
+	return -EAGAIN;
+}
+
+/*
  * What the rows of a run share, looked up once a run (pass_run()), and
  * once a perf event for its samples (row_desc()): no event is made during
  * the run, so no identity and no names change.
@@ -1686,8 +1724,9 @@ static int next_event(struct perf_read *r)
 			}
 		}
 		ret = ehd__perf_next(r->perf, &rec);
-		if (ret == -EAGAIN && r->session)
-			return ret;	/* live: nothing more now */
+		if (ret == -EAGAIN && r->session)	/* live: nothing now */
+			return ehd__session_starved(r->session) ?
+			       give_back(r) : ret;
 		if (ret < 0)
 			return perf_fail(r, ret);
 		if (!ret) {
