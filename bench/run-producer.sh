@@ -78,8 +78,6 @@ else
 fi
 
 # ---- summary --------------------------------------------------------------------
-# get FILE KEY: the value of KEY=... on the file's "result" line
-
 echo
 echo "== summary (bench/producer)"
 if [ "$host_rc" = 0 ]; then

@@ -166,6 +166,20 @@ static void keep_spare_locked(struct ehd__spool *s, struct chunk *c)
 	s->spare_bytes += c->cap;
 }
 
+/*
+ * Under the lock: memory chunk @c, out of the list, is done with: kept
+ * spare (within the bound) or freed.
+ */
+static void retire_mem_locked(struct ehd__spool *s, struct chunk *c)
+{
+	s->mem_bytes -= c->cap;
+	if (c->cap == EHD__SPOOL_CHUNK &&
+	    s->mem_bytes + s->spare_bytes + c->cap <= s->mem_max)
+		keep_spare_locked(s, c);
+	else
+		free_chunk(c);
+}
+
 int ehd__spool_reserve(struct ehd__spool *s, size_t bytes)
 {
 	struct chunk *c;
@@ -266,12 +280,7 @@ static void drop_done_locked(struct ehd__spool *s)
 		return;
 	s->end = c->start + c->len;
 	s->head = s->rd = s->tail = s->uncommitted = NULL;
-	s->mem_bytes -= c->cap;
-	if (c->cap == EHD__SPOOL_CHUNK &&
-	    s->mem_bytes + s->spare_bytes + c->cap <= s->mem_max)
-		keep_spare_locked(s, c);
-	else
-		free_chunk(c);
+	retire_mem_locked(s, c);
 }
 
 /* A memory chunk for a put of @n bytes, within the bound; or NULL. */
@@ -510,16 +519,11 @@ static void release_locked(struct ehd__spool *s, uint64_t pos)
 		if (s->uncommitted == c)
 			s->uncommitted = c->next;
 		if (c->mem) {
-			s->mem_bytes -= c->cap;
-			if (c->cap == EHD__SPOOL_CHUNK &&
-			    s->mem_bytes + s->spare_bytes + c->cap <= s->mem_max) {
-				keep_spare_locked(s, c);
-				c = NULL;
-			}
+			retire_mem_locked(s, c);
 		} else {
 			s->file_chunks--;
+			free_chunk(c);
 		}
-		free_chunk(c);
 		freed = true;
 	}
 	if (freed && s->producer_waiting)

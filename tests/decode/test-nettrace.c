@@ -1496,52 +1496,76 @@ static void test_lookup_metadata(void **state)
 	close(fd);
 }
 
+/* The length of JSON string @key of @json, all of it character @c. */
+static size_t string_of(const char *json, const char *key, char c)
+{
+	char want[64], set[2] = { c, 0 };
+	const char *at;
+	size_t n;
+
+	snprintf(want, sizeof(want), "\"%s\":\"", key);
+	at = strstr(json, want);
+	assert_non_null(at);
+	at += strlen(want);
+	n = strspn(at, set);
+	assert_int_equal(at[n], '"');
+	return n;
+}
+
 /*
- * A name PerfView reads as a u16 count of UTF-8 bytes (here a mapping's
- * file name) too long for its event's payload of at most 65,535 bytes:
- * cut before the character that would straddle the room left, the file
- * still one TraceEvent reads, and counted as lossy. The room: 65,535 less
- * the mapping's id, start, end and file offset before the name (1 + 2 + 2
- * + 1 bytes), its count (2) and the most its metadata id after it may
- * take (10): 65,517 bytes, of which the euro sign's first byte is the
- * last.
+ * A name PerfView reads as a u16 count of UTF-8 bytes (a mapping's file
+ * name, a process's names) too long for its event's payload of at most
+ * 65,535 bytes: cut before the character that would straddle the room
+ * left, the file still one TraceEvent reads, and counted as lossy. The
+ * room: 65,535 less the mapping's id, start, end and file offset before
+ * the name (1 + 2 + 2 + 1 bytes), its count (2) and the most its
+ * metadata id after it may take (10): 65,517 bytes, of which the euro
+ * sign's first byte is the last. A process's two names (after its id, 1
+ * byte) share the room: the namespace's name of 40,000 keeps 32,767
+ * bytes (2 of count), the name what is left, 32,763.
  */
 static void test_long_name_cut(void **state)
 {
-	enum { NAME = 70000, EURO_AT = 65516 };
+	enum { NAME = 70000, EURO_AT = 65516, NS_NAME = 40000 };
 	struct ehd_system map = { .kind = EHD_SYSTEM_MAPPING, .pid = 42,
 				  .mapping_id = 7, .start = 0x1000,
 				  .end = 0x3000, .build_id = "abcd" };
+	struct ehd_system proc = { .kind = EHD_SYSTEM_PROCESS_CREATE,
+				   .pid = 42 };
 	int fd = memfd_create("long", 0), err;
 	struct ehd_writer *w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
 	struct ehd_writer_stats st;
 	struct ehd_event ev;
-	char *name = malloc(NAME + 1), *json, *at;
-	size_t n;
+	char *name = malloc(NAME + 1), *ns = malloc(NS_NAME + 1), *json;
 
 	(void)state;
 	assert_non_null(name);
+	assert_non_null(ns);
 	memset(name, 'a', NAME);
 	memcpy(name + EURO_AT, "\xe2\x82\xac", 3);
 	name[NAME] = 0;
+	memset(ns, 'b', NS_NAME);
+	ns[NS_NAME] = 0;
 	map.file_name = name;
-	ev = system_event(110, 42, &map, "ProcessMapping");
+	proc.name = name;
+	proc.ns_name = ns;
 	assert_int_equal(ehd_writer_begin(w, "test"), 0);
+	ev = system_event(100, 42, &proc, "ProcessCreate");
+	assert_int_equal(ehd_writer_event(w, &ev), 0);
+	ev = system_event(110, 42, &map, "ProcessMapping");
 	assert_int_equal(ehd_writer_event(w, &ev), 0);
 	ehd_writer_stats(w, &st);
-	assert_int_equal(st.lossy, 1);
+	assert_int_equal(st.lossy, 3);
 	assert_int_equal(ehd_writer_close(w), 0);
 	ehd_writer_free(w);
 
 	json = read_back(fd, EHD_READER_STRICT, &err);
 	assert_int_equal(err, 0);
-	at = strstr(json, "\"FileName\":\"");
-	assert_non_null(at);
-	at += strlen("\"FileName\":\"");
-	n = strspn(at, "a");
-	assert_int_equal(n, EURO_AT);
-	assert_int_equal(at[n], '"');
+	assert_int_equal(string_of(json, "FileName", 'a'), EURO_AT);
+	assert_int_equal(string_of(json, "Name", 'a'), 32763);
+	assert_int_equal(string_of(json, "NamespaceName", 'b'), 32767);
 	free(json);
+	free(ns);
 	free(name);
 	close(fd);
 }

@@ -296,6 +296,9 @@ static void sample(uint64_t sid, int id, const struct ev_bytes *e, size_t cut,
 	size_t n = e->n - cut, raw = (4 + 8 + n + 7) / 8 * 8 - 4, i;
 	static const uint8_t zero[8];
 
+	if (e == &g.trailing)
+		g.ntrailing++;
+
 	w8(&g.x, sid);
 	w4(&g.x, t->pid);
 	w4(&g.x, t->tid);
@@ -354,7 +357,7 @@ static void event(unsigned int k, uint32_t cpu, uint64_t time)
 		sample(info_ids[cpu], TP_INFO, &g.act, 0, t, time, cpu, false);
 	else if (k % 97 == 3 || (k >= 9000 && k < 9040))
 		sample(info_ids[cpu], TP_INFO, &g.tock, 0, t, time, cpu, false);
-	else if (k % 389 == 17 && ++g.ntrailing)
+	else if (k % 389 == 17)
 		sample(info_ids[cpu], TP_INFO, &g.trailing, 0, t, time, cpu,
 		       false);
 	else

@@ -45,7 +45,6 @@ TEST_TIMES=1
 # shellcheck source=tests/common/test-lib.sh
 . "$(dirname "$0")/../common/test-lib.sh"
 
-
 echo "guest: Linux $(uname -r), $(nproc) CPUs, $runs runs per format, a stop within $limit s"
 
 # load_start FILE: the producer, flat out until SIGINT, in the background
