@@ -110,6 +110,7 @@ static struct {
 	struct ev_bytes tick[TICKS], tock, act, text;
 	struct ev_bytes trailing;	/* a Tick with bytes after its fields */
 	unsigned int ntrailing;		/* of those in the recording */
+	bool no_tid;		/* the recording's samples carry no thread */
 	char dir[64];		/* the made-up tracefs */
 	struct wr x;		/* the recording */
 } g;
@@ -262,8 +263,10 @@ static const struct thread threads[] = { { 100, 100 }, { 100, 101 },
 static void sample_id(uint64_t id, const struct thread *t, uint64_t time,
 		      uint32_t cpu)
 {
-	w4(&g.x, t->pid);
-	w4(&g.x, t->tid);
+	if (!g.no_tid) {
+		w4(&g.x, t->pid);
+		w4(&g.x, t->tid);
+	}
 	w8(&g.x, time);
 	w4(&g.x, cpu);
 	w4(&g.x, 0);
@@ -300,8 +303,10 @@ static void sample(uint64_t sid, int id, const struct ev_bytes *e, size_t cut,
 		g.ntrailing++;
 
 	w8(&g.x, sid);
-	w4(&g.x, t->pid);
-	w4(&g.x, t->tid);
+	if (!g.no_tid) {
+		w4(&g.x, t->pid);
+		w4(&g.x, t->tid);
+	}
 	w8(&g.x, time);
 	w4(&g.x, cpu);
 	w4(&g.x, 0);
@@ -375,14 +380,16 @@ static void make_recording(void)
 	struct ehd__ps_machine m = { .clockid = CLOCK_MONOTONIC,
 				     .clock_ns = T0, .wall_ns = T0 * 1000,
 				     .version = "test-pass" };
+	uint64_t type = SAMPLE_TYPE & ~(g.no_tid ? PERF_SAMPLE_TID : 0ull);
 	struct ehd_buf b = EHD_BUF_INIT;
 	unsigned int r, c, i, k;
 	char why[256];
 
+	g.ntrailing = 0;
 	ehd__ps_pipe_header(&b);
 	wbytes(&g.x, b.p, b.len);
-	attr(TP_INFO, SAMPLE_TYPE, info_ids, "user_events:NtPass_L4K1");
-	attr(TP_VERBOSE, SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN, verbose_ids,
+	attr(TP_INFO, type, info_ids, "user_events:NtPass_L4K1");
+	attr(TP_VERBOSE, type | PERF_SAMPLE_CALLCHAIN, verbose_ids,
 	     "user_events:NtPass_L5K1");
 	b.len = 0;
 	assert_int_equal(ehd__ps_tracing_data(&b, tps, 2, why, sizeof(why)),
@@ -563,6 +570,51 @@ static void test_recording(void **state)
 	assert_int_equal(fast.tp_samples, n);
 	assert_int_equal(slow.tp_samples, n);
 	assert_true(fast.gave_back >= 3);
+	free(slow.out);
+	free(fast.out);
+}
+
+/* The main recording, while test_no_thread() has its own in g.x. */
+static struct wr with_tid;
+static unsigned int with_tid_trailing;
+
+static int setup_no_thread(void **state)
+{
+	(void)state;
+	with_tid = g.x;
+	with_tid_trailing = g.ntrailing;
+	memset(&g.x, 0, sizeof(g.x));
+	g.no_tid = true;
+	make_recording();
+	g.no_tid = false;
+	return 0;
+}
+
+static int teardown_no_thread(void **state)
+{
+	(void)state;
+	free(g.x.b.p);
+	g.x = with_tid;
+	g.ntrailing = with_tid_trailing;
+	return 0;
+}
+
+/*
+ * Samples without a thread (no PERF_SAMPLE_TID): the rows go on the
+ * capture thread's, as their events do, and are passed as much.
+ */
+static void test_no_thread(void **state)
+{
+	struct result slow, fast;
+	uint64_t n = 2 * ROUNDS * TURN;
+
+	(void)state;
+	both_ways(g.x.b.p, g.x.b.len, EHD_OUT_NETTRACE, 0, &slow, &fast);
+	assert_int_equal(fast.events, n);
+	assert_int_equal(fast.wst.events, n);
+	assert_true(fast.passed > n * 9 / 10);
+	assert_true(fast.lean > n * 9 / 10);
+	assert_int_equal(fast.wst.trailing, g.ntrailing);
 	free(slow.out);
 	free(fast.out);
 }
@@ -803,6 +855,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recording),
+		cmocka_unit_test_setup_teardown(test_no_thread, setup_no_thread,
+						teardown_no_thread),
 		cmocka_unit_test(test_not_passed),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_write_fails),
