@@ -134,6 +134,7 @@ done
 # start before it.
 tp=/sys/kernel/tracing/events/user_events/EhVmAim_L4K1
 until_gone=0
+s='' launched='' e='' whole=''	# (set by stamp and ms_since)
 while [ -e $tp ] && [ $until_gone -lt 100 ]; do
 	sleep 0.05
 	until_gone=$((until_gone + 1))
@@ -151,7 +152,7 @@ wait $p
 rc=$?
 ms_since e "$s"
 ms_since whole "$launched"
-if [ $rc = 0 ] && [ $e -le $limit ] && [ $e -ge $early ] &&
+if [ $rc = 0 ] && [ "$e" -le $limit ] && [ "$e" -ge $early ] &&
    [ $whole -ge 2000 ] &&
    [ "$(who dur.nettrace | wc -l)" -ge 1 ]; then
 	ok "--duration 2: exit 0 $e ms after recording started ($whole after launch), events in the file"
@@ -301,7 +302,7 @@ fi
 kill -INT $l $h
 wait $l $h
 
-# 8. bench/live-load's steady part (bench/run-live.sh's "steady" column):
+# 9. bench/live-load's steady part (bench/run-live.sh's "steady" column):
 # 2000 events/s for 1 s, -W 0.5, the CPU clock of a shell that spins:
 # about half the events are written after the warm-up, and the CPU time
 # from then to 0.2 s after the end is about 0.7 / 1.2 of the whole. The
@@ -315,10 +316,10 @@ rc=$?
 kill $spin
 wait $spin 2>/dev/null
 res=$(grep '^result ' steady.out)
-n=$(sed -n 's/.* steady_written=\([0-9]*\).*/\1/p' <<<"$res")
-sc=$(sed -n 's/.* rec_steady_cpu_s=\([-0-9.]*\).*/\1/p' <<<"$res")
-wc=$(sed -n 's/.* rec_cpu_s=\([-0-9.]*\).*/\1/p' <<<"$res")
-mc=$(sed -n 's/.* rec_steady_main_cpu_s=\([-0-9.]*\).*/\1/p' <<<"$res")
+n=$(result_field steady.out steady_written)
+sc=$(result_field steady.out rec_steady_cpu_s)
+wc=$(result_field steady.out rec_cpu_s)
+mc=$(result_field steady.out rec_steady_main_cpu_s)
 if [ $rc = 0 ] && [ "${n:-0}" -ge 800 ] && [ "${n:-0}" -le 1200 ] &&
    awk -v s="${sc:--1}" -v w="${wc:--1}" -v m="${mc:--1}" \
 	'BEGIN { exit !(w > 0 && s >= 0.45 * w && s <= 0.72 * w &&
@@ -328,7 +329,7 @@ else
 	bad "live-load -W 0.5: status $rc: ${res:-no result line} $(head -n 2 rec.err)"
 fi
 
-# 9. Page faults over a recording of 1 s at 20,000 events/s, read before
+# 10. Page faults over a recording of 1 s at 20,000 events/s, read before
 # the stop: the drain thread's since it started, the converter's (the main
 # thread) over the load.
 # minflt TASKDIR: a thread's minor faults so far (field 10 of its stat)
@@ -340,7 +341,7 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 for fmt in nettrace perf; do
-	args=(-o faults.$fmt)
+	args=(-o "faults.$fmt")
 	[ $fmt = perf ] && args+=(-F perf)
 	"$rec" -q "${args[@]}" -e EhBench_L4K1 2>rec.err &
 	r=$!
@@ -372,7 +373,7 @@ done
 kill $h
 wait $h 2>/dev/null
 
-# 10. A spool of one chunk and no file (-C 1: one ring, of as much; the
+# 11. A spool of one chunk and no file (-C 1: one ring, of as much; the
 # producer on CPU 1): the converter gives back what it holds when the
 # drain thread finds the spool full, and the drain thread drops the
 # chunk read to its end, so the recording goes on; every event is in the
