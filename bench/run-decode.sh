@@ -31,6 +31,8 @@ set -u -o pipefail
 
 me='run-decode'
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# shellcheck source=tests/common/test-lib.sh
+. "$srcdir/tests/common/test-lib.sh"	# real_program
 tool=${1:-tools/ehdecode}
 gen=${2:-bench/gen-perf}
 shared=${EH_SHARED_DIR:-$srcdir/../shared}
@@ -46,22 +48,7 @@ fi
 for p in "$tool" "$gen"; do
 	[ -x "$p" ] || { echo "$me: $p not built (make bench builds it)" >&2; exit 1; }
 done
-# A libtool wrapper script would be a shell in front of the tool, in the time
-# and (exec keeps the high-water mark) in the peak RSS: run the real program,
-# with the library path libtool would give it.
-run=()
-if head -c 2 "$tool" | grep -q '^#!'; then
-	if [ -n "${LIBTOOL:-}" ]; then
-		# shellcheck disable=SC2086,SC2016 # LIBTOOL may be "/bin/bash ./libtool"
-		lt=$($LIBTOOL --mode=execute /bin/sh -c \
-			'printf "%s\n%s" "$0" "${LD_LIBRARY_PATH-}"' "$tool") ||
-			{ echo "$me: $LIBTOOL --mode=execute failed" >&2; exit 1; }
-		tool=${lt%%$'\n'*}
-		run=(env "LD_LIBRARY_PATH=${lt#*$'\n'}")
-	else
-		echo "$me: $tool is a script (libtool wrapper?): set LIBTOOL to measure the program itself"
-	fi
-fi
+real_program	# tool, run
 have_time=1
 [ -x /usr/bin/time ] || { have_time=; echo "$me: no /usr/bin/time (apt-get install time): no peak RSS"; }
 

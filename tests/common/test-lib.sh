@@ -28,6 +28,40 @@ result_field() {
 	sed -n "s/^result .*\\b$2=\\([^ ]*\\).*/\\1/p" "$1" 2>/dev/null | tail -n 1
 }
 
+# real_program: when $tool is a libtool wrapper script (a shell in front
+# of the program, in its time and, exec keeping the high-water mark, in
+# its peak RSS), $tool becomes the program itself and run=(env
+# LD_LIBRARY_PATH=...) what runs it as libtool would, by $LIBTOOL; run=()
+# otherwise. Without LIBTOOL the wrapper stays, and says so. For the
+# benches ($me names the script).
+real_program() {
+	local lt
+	run=()
+	head -c 2 "$tool" | grep -q '^#!' || return 0
+	if [ -z "${LIBTOOL:-}" ]; then
+		echo "$me: $tool is a script (libtool wrapper?): set LIBTOOL to measure the program itself"
+		return 0
+	fi
+	# shellcheck disable=SC2086,SC2016 # LIBTOOL may be "/bin/bash ./libtool"
+	lt=$($LIBTOOL --mode=execute /bin/sh -c \
+		'printf "%s\n%s" "$0" "${LD_LIBRARY_PATH-}"' "$tool") ||
+		{ echo "$me: $LIBTOOL --mode=execute failed" >&2; exit 1; }
+	tool=${lt%%$'\n'*}
+	run=(env "LD_LIBRARY_PATH=${lt#*$'\n'}")
+}
+
+# heph_example FILE: the Heph specification's example trace, an epoch
+# packet (23 bytes) and an event packet (91), written to FILE.
+heph_example() {
+	printf '\x75\xd1\x1d\x4d\x00\x00\x00\x17\x00\x05epoch\x16\x58\x45\xe9\x12\x14\xec\x90' >"$1"
+	printf '\xc1\xfc\x1f\xb7\x00\x00\x00\x5b\x00\x00\x00\x00\x00\x00\x00\x00' >>"$1"
+	printf '\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x64' >>"$1"
+	printf '\x00\x00\x00\x00\x00\x00\x00\xc8\x00\x08My event' >>"$1"
+	printf '\x00\x04Test\x01\x00\x00\x00\x00\x00\x00\x00\x7b' >>"$1"
+	printf '\x00\x05Test2\x83\x00\x02\x40\x5e\xdd\x2f\x1a\x9f\xbe\x77' >>"$1"
+	printf '\x40\x88\xa8\x00\x00\x00\x00\x00' >>"$1"
+}
+
 # cli LABEL WANT_EXIT COMMAND...: run it (stdout to $tmp/out, stderr to
 # $tmp/err), check its exit status.
 cli() {

@@ -24,13 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The specification's two examples: an epoch packet, then an event.
 spec=$tmp/spec.bin.log
-printf '\x75\xd1\x1d\x4d\x00\x00\x00\x17\x00\x05epoch\x16\x58\x45\xe9\x12\x14\xec\x90' >"$spec"
-printf '\xc1\xfc\x1f\xb7\x00\x00\x00\x5b\x00\x00\x00\x00\x00\x00\x00\x00' >>"$spec"
-printf '\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x64' >>"$spec"
-printf '\x00\x00\x00\x00\x00\x00\x00\xc8\x00\x08My event' >>"$spec"
-printf '\x00\x04Test\x01\x00\x00\x00\x00\x00\x00\x00\x7b' >>"$spec"
-printf '\x00\x05Test2\x83\x00\x02\x40\x5e\xdd\x2f\x1a\x9f\xbe\x77' >>"$spec"
-printf '\x40\x88\xa8\x00\x00\x00\x00\x00' >>"$spec"
+heph_example "$spec"
 [ "$(stat -c %s "$spec")" -eq 114 ] || bad "the example trace is not 23 + 91 bytes"
 
 want='{"n":"My event","Test":123,"Test2":[123.456,789],"duration_ns":100,"meta":{"time":"2021-01-08T13:48:54.118010100Z","pid":0,"tid":1}}'
