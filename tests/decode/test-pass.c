@@ -601,22 +601,11 @@ static int teardown_no_thread(void **state)
 
 /*
  * Samples without a thread (no PERF_SAMPLE_TID): the rows go on the
- * capture thread's, as their events do, and are passed as much.
+ * capture thread's, as their events do, and all holds as with threads.
  */
 static void test_no_thread(void **state)
 {
-	struct result slow, fast;
-	uint64_t n = 2 * ROUNDS * TURN;
-
-	(void)state;
-	both_ways(g.x.b.p, g.x.b.len, EHD_OUT_NETTRACE, 0, &slow, &fast);
-	assert_int_equal(fast.events, n);
-	assert_int_equal(fast.wst.events, n);
-	assert_true(fast.passed > n * 9 / 10);
-	assert_true(fast.lean > n * 9 / 10);
-	assert_int_equal(fast.wst.trailing, g.ntrailing);
-	free(slow.out);
-	free(fast.out);
+	test_recording(state);	/* (on setup_no_thread()'s recording) */
 }
 
 /* A writer that must see every event gets every event. */
