@@ -43,7 +43,7 @@ until_ok() {
 	while :; do
 		"$@" && return 0
 		[ $SECONDS -lt $end ] || return 1
-		sleep 0.1
+		nap 0.1
 	done
 }
 

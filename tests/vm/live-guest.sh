@@ -144,7 +144,7 @@ circular perf t5.data
 rm -f t6.data
 "$rec" -q -F perf --buffer-size 8 -o t6.data "${tps[@]}" 2>err6 &
 pid=$!
-for k in $(seq 100); do [ -s t6.data ] && break; sleep 0.1; done
+for k in $(seq 100); do [ -s t6.data ] && break; nap 0.1; done
 kill -STOP $pid
 "$ex" 2000 >/dev/null
 kill -CONT $pid
@@ -187,7 +187,7 @@ perf record -D 300 -m 2 -a -o t6p.data \
 	-e user_events:EhExample_Beta_L3K1,user_events:EhExample_Beta_L2K10 \
 	>/dev/null 2>err6p &
 pid=$!
-for k in $(seq 300); do grep -q 'Events enabled' err6p && break; sleep 0.1; done
+for k in $(seq 300); do grep -q 'Events enabled' err6p && break; nap 0.1; done
 kill -STOP $pid
 "$ex" 2000 >/dev/null
 kill -CONT $pid
@@ -220,7 +220,7 @@ same "ehdecode live equals ehdecode of perf record's perf.data" perf.jsonl live.
 exits() {
 	for _ in $(seq 1 $(($2 * 10))); do
 		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }

@@ -136,7 +136,7 @@ tp=/sys/kernel/tracing/events/user_events/EhVmAim_L4K1
 until_gone=0
 s='' launched='' e='' whole=''	# (set by stamp and ms_since)
 while [ -e $tp ] && [ $until_gone -lt 100 ]; do
-	sleep 0.05
+	nap 0.05
 	until_gone=$((until_gone + 1))
 done
 stamp launched
@@ -216,7 +216,7 @@ for _ in $(seq 600); do
 		pgrep -f "vm-aim 4" >/dev/null && seen=1
 		break
 	fi
-	sleep 0.05
+	nap 0.05
 done
 wait $p
 main=$(sed -n 's/^vm-aim: [0-9]* main \([0-9]*\) thread.*/\1/p' pipe.out)
@@ -242,7 +242,7 @@ h=$!
 "$load" -r 0 -d 300 -w 20 -s 0 >load.out 2>&1 &
 l=$!
 while kill -0 $l 2>/dev/null && ! grep -q '^live-load: start' load.out; do
-	sleep 0.05
+	nap 0.05
 done
 # (the producer starts only once its tracepoint is on: the first
 # recorder's doing, filter and all, as no other is open yet)
@@ -338,7 +338,7 @@ minflt() { awk '{ print $10 }' "$1/stat" 2>/dev/null; }
 h=$!
 for _ in $(seq 100); do
 	[ -d /sys/kernel/tracing/events/user_events/EhBench_L4K1 ] && break
-	sleep 0.1
+	nap 0.1
 done
 for fmt in nettrace perf; do
 	args=(-o "faults.$fmt")
