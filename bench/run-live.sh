@@ -105,10 +105,10 @@
 # loss); 77 with no VM kernel, no QEMU, or no user_events in the guest.
 set -u -o pipefail
 
-me=run-live
+me="run-live"
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=tests/common/test-lib.sh
-. "$srcdir/tests/common/test-lib.sh"	# result_field
+. "$srcdir/tests/common/test-lib.sh"	# result_field, stamp, secs_since
 tracefs=/sys/kernel/tracing
 tp=EhBench_L4K1
 rates=${LIVE_RATES:-20000 50000 100000 150000 200000 300000}
@@ -220,9 +220,8 @@ times_cpu() {
 		printf "%.3f", s }'
 }
 
-# Times are read from bash's clock, $EPOCHREALTIME: a fork of date(1) can
-# take tenths of a second under TCG. elapsed A B: seconds from A to B.
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# Times are read from bash's clock (test-lib.sh's stamp and secs_since):
+# a fork of date(1) can take tenths of a second under TCG.
 
 # The tracepoint stays in tracefs while the holder runs.
 "$load" -H >/dev/null &
@@ -260,7 +259,7 @@ fi
 # "warm" the same for 0.5 s, not counted
 run_one() {
 	local r=$1 rate=$2 out="$work/$1-$2" cmd file lr t0 tb sub rc drc
-	local pid c1 d written recorded dups lost dlost cpu stop t1
+	local pid c1 d written recorded dups lost dlost cpu stop took dtook
 
 	case $r in
 	nettrace) file=$out.nettrace
@@ -281,7 +280,7 @@ run_one() {
 	[ "$rate" = idle ] && lr=1 steady=()
 	[ "$rate" = warm ] && lr=1 d=0.5 steady=()
 	rm -f "$out".*
-	tb=$EPOCHREALTIME
+	stamp tb
 	# A subshell whose one child is the recorder: its "times" are the
 	# recorder's CPU time, all of it.
 	(
@@ -301,11 +300,10 @@ run_one() {
 		-p "$pid" "${steady[@]}" >"$out.load" 2>&1 ||
 		echo "$me: $r $rate: live-load failed: $(head -n 3 "$out.load")" >&2
 	c1=$(result_field "$out.load" rec_cpu_s)
-	t0=$EPOCHREALTIME
+	stamp t0
 	kill -INT "$pid"
 	wait $sub
-	t1=$EPOCHREALTIME
-	stop=$(elapsed "$t0" "$t1")
+	secs_since stop "$t0"
 	rc=$(cat "$out.rc")
 	# perf record ends by the SIGINT that stopped it
 	[ "$r" = perf-record ] && [ "$rc" = 130 ] && rc=0
@@ -314,7 +312,7 @@ run_one() {
 		status=1
 		broken+=" $r"
 	fi
-	t0=$EPOCHREALTIME
+	stamp t0
 	# Each event's "count" is its own: a second one is a duplicate.
 	"${dec[@]}" -F jsonl -m n "$file" 2>"$out.dec" |
 		awk -F'"count":' '/"EhBench:Bench"/ {
@@ -338,6 +336,8 @@ run_one() {
 	fi
 	written=$(result_field "$out.load" written)
 	cpu=$(times_cpu "$out.times")
+	secs_since dtook "$t0"
+	secs_since took "$tb"
 	# The first -F perf file of the ladder: what converting its events
 	# to nettrace costs here at the least, and with the library.
 	if [ "$r" = perf ] && [ ! -s floor.txt ] && [ "$rate" != warm ] &&
@@ -355,8 +355,7 @@ run_one() {
 	printf '  %-11s %6s: %8s written (%s/s), %8s recorded, %s dup, %s lost; CPU %s s (%s in load); %s s, stop %s s, decode %s s\n' \
 	       "$r" "$rate" "${written:-?}" "$(result_field "$out.load" rate)" "$recorded" \
 	       "$dups" "${lost:-0}${dlost:+ (ehdecode: $dlost)}" "$cpu" "$c1" \
-	       "$(elapsed "$tb" "$EPOCHREALTIME")" "$stop" \
-	       "$(elapsed "$t0" "$EPOCHREALTIME")"
+	       "$took" "$stop" "$dtook"
 	grep -i 'lost' "$out.rec" | head -n 2 | sed 's/^/      /'
 }
 

@@ -81,15 +81,8 @@ static void read_input(int fd, int devnull, unsigned int rflags, uint32_t sel)
 		touch_write(jw, ev);
 		touch_write(tw, ev);
 		touch_write(nw, ev);
-		if (n <= 16) {	/* stacks by the file's own mappings */
-			struct ehd_frame f[8];
-			int k = ehd_event_frames(ev, f, 8);
-
-			while (k-- > 0)
-				sink ^= (uint8_t)(f[k].offset ^ f[k].kind ^
-						  (f[k].symbol ? f[k].symbol[0] : 0) ^
-						  (f[k].module ? f[k].module[0] : 0));
-		}
+		if (n <= 16)	/* stacks by the file's own mappings */
+			touch_frames(ev);
 		if (!(n & 1023))
 			ehd_reader_stats(r, &stats);
 		err = 0;

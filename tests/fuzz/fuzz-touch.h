@@ -101,6 +101,18 @@ static inline void touch_event(const struct ehd_event *ev)
 		touch_str(ev->decode_reason);
 }
 
+/* The first frames of @ev's stack, named as its reader can. */
+static inline void touch_frames(const struct ehd_event *ev)
+{
+	struct ehd_frame f[8];
+	int k = ehd_event_frames(ev, f, 8);
+
+	while (k-- > 0)
+		sink ^= (uint8_t)(f[k].offset ^ f[k].symbol_offset ^ f[k].kind ^
+				  (f[k].symbol ? f[k].symbol[0] : 0) ^
+				  (f[k].module ? f[k].module[0] : 0));
+}
+
 /* The fields of one event, with the reader's enumerator @en reused. */
 static inline void touch_fields(struct ehd_enum *en,
 				const struct ehd_event *ev, unsigned int flags)
