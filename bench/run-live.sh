@@ -220,9 +220,6 @@ times_cpu() {
 		printf "%.3f", s }'
 }
 
-# Times are read from bash's clock (test-lib.sh's stamp and secs_since):
-# a fork of date(1) can take tenths of a second under TCG.
-
 # The tracepoint stays in tracefs while the holder runs.
 "$load" -H >/dev/null &
 holder=$!
@@ -280,6 +277,8 @@ run_one() {
 	[ "$rate" = idle ] && lr=1 steady=()
 	[ "$rate" = warm ] && lr=1 d=0.5 steady=()
 	rm -f "$out".*
+	# (times from bash's own clock: a fork can take tenths of a second
+	# under TCG)
 	stamp tb
 	# A subshell whose one child is the recorder: its "times" are the
 	# recorder's CPU time, all of it.
