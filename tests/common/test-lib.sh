@@ -115,6 +115,22 @@ nap() {
 	return 0
 }
 
+# until_ok SECONDS COMMAND...: run COMMAND until it succeeds, for at most
+# SECONDS (TCG is slow: a run of ehrecord takes a while), every 0.1 s
+until_ok() {
+	local end=$((SECONDS + $1))
+
+	shift
+	while :; do
+		"$@" && return 0
+		[ $SECONDS -lt $end ] || return 1
+		nap 0.1
+	done
+}
+
+# ended PID: PID has exited (gone, or a zombie not yet waited for)
+ended() { ! grep -q '^[0-9]* (.*) [^Z]' /proc/"$1"/stat 2>/dev/null; }
+
 # catching PID: true once PID handles SIGINT (its SigCgt has bit 1), false
 # if it ends or 4 s pass first: a background job starts with SIGINT
 # ignored, and so it stays until a tool sets its handler (ehrecord's:
@@ -125,7 +141,7 @@ catching() {
 		mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
 		[ -n "$mask" ] || return 1
 		[ $(((16#$mask >> 1) & 1)) = 1 ] && return 0
-		sleep 0.02
+		nap 0.02
 	done
 	return 1
 }

@@ -33,23 +33,8 @@ TEST_TIMES=1
 # shellcheck source=tests/common/test-lib.sh
 . "$(dirname "$0")/../common/test-lib.sh"
 
-
-# until_ok SECONDS COMMAND...: run COMMAND until it succeeds, for at most
-# SECONDS (TCG is slow: a run of ehrecord takes a while).
-until_ok() {
-	local end=$((SECONDS + $1))
-
-	shift
-	while :; do
-		"$@" && return 0
-		[ $SECONDS -lt $end ] || return 1
-		nap 0.1
-	done
-}
-
 # stop PID SIG [SECONDS]: send SIG, wait for PID (SECONDS, default 20, at
 # most: then SIGKILL, and a failure); its exit status.
-ended() { ! grep -q '^[0-9]* (.*) [^Z]' /proc/"$1"/stat 2>/dev/null; }
 stop() {
 	kill -"$2" "$1"
 	until_ok "${3:-20}" ended "$1" ||

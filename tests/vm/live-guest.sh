@@ -144,7 +144,7 @@ circular perf t5.data
 rm -f t6.data
 "$rec" -q -F perf --buffer-size 8 -o t6.data "${tps[@]}" 2>err6 &
 pid=$!
-for k in $(seq 100); do [ -s t6.data ] && break; nap 0.1; done
+until_ok 10 test -s t6.data
 kill -STOP $pid
 "$ex" 2000 >/dev/null
 kill -CONT $pid
@@ -187,7 +187,7 @@ perf record -D 300 -m 2 -a -o t6p.data \
 	-e user_events:EhExample_Beta_L3K1,user_events:EhExample_Beta_L2K10 \
 	>/dev/null 2>err6p &
 pid=$!
-for k in $(seq 300); do grep -q 'Events enabled' err6p && break; nap 0.1; done
+until_ok 30 grep -q 'Events enabled' err6p
 kill -STOP $pid
 "$ex" 2000 >/dev/null
 kill -CONT $pid
@@ -216,15 +216,6 @@ wait $pid || bad "ehdecode live: exit $?: $(head -n 2 err7)"
 "$dec" -F jsonl -m n,cpu,pid,tid,id,level,keyword p.data >perf.jsonl
 same "ehdecode live equals ehdecode of perf record's perf.data" perf.jsonl live.jsonl
 
-# exits PID SECS: has PID ended within SECS seconds?
-exits() {
-	for _ in $(seq 1 $(($2 * 10))); do
-		kill -0 "$1" 2>/dev/null || return 0
-		nap 0.1
-	done
-	return 1
-}
-
 # 8. SIGINT at a random moment of a recording, from the moment ehrecord
 # handles it (its session starting, the command starting, recording), is
 # obeyed within 20 s (the example would write for minutes) and leaves a
@@ -244,7 +235,7 @@ for k in $(seq 1 20); do
 	catching $pid
 	sleep "0.$((RANDOM % 4))$((RANDOM % 10))"
 	kill -INT $pid
-	if ! exits $pid 20; then
+	if ! until_ok 20 ended $pid; then
 		echo "run $k ($fmt): still running 20 s after SIGINT"
 		kill -KILL $pid
 		wait $pid

@@ -336,10 +336,7 @@ fi
 minflt() { awk '{ print $10 }' "$1/stat" 2>/dev/null; }
 "$load" -H >/dev/null &
 h=$!
-for _ in $(seq 100); do
-	[ -d /sys/kernel/tracing/events/user_events/EhBench_L4K1 ] && break
-	nap 0.1
-done
+until_ok 10 test -d /sys/kernel/tracing/events/user_events/EhBench_L4K1
 for fmt in nettrace perf; do
 	args=(-o "faults.$fmt")
 	[ $fmt = perf ] && args+=(-F perf)
