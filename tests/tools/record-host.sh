@@ -632,10 +632,7 @@ done
 echo "KEEP" >"$tmp/hup.data"
 "$rec" -q -F perf -o "$tmp/hup.data" -e sched:sched_process_exec 2>"$tmp/hup.err" &
 hp=$!
-for _ in $(seq 1 100); do
-	ls "$tmp"/hup.data.part-* >/dev/null 2>&1 && break
-	sleep 0.05
-done
+until_ok 5 compgen -G "$tmp/hup.data.part-*" >/dev/null
 sleep 0.5
 kill -HUP $hp
 wait $hp
@@ -665,10 +662,7 @@ early_stop() {
 		"$tmp/direct/$4" -F $fmt -o "$out" \
 		-e sched:sched_process_exec -- /bin/true 2>"$tmp/early.err" &
 	sp=$!
-	for _ in $(seq 1 100); do
-		ls "$out".part-* >/dev/null 2>&1 && break
-		sleep 0.05
-	done
+	until_ok 5 compgen -G "$out.part-*" >/dev/null
 	p=$(pgrep -P $sp)
 	sleep 0.5
 	kill -"$3" "$p"
