@@ -21,6 +21,9 @@
 #    ns::Class::hot(int) in ehdecode --system and in the ProcessSymbol
 #    events of ehrecord's nettrace, and stays _ZN2ns5Class3hotEi with
 #    --no-demangle (both tools); without --debug-dir it is not named;
+#  - a function whose name (70,005 bytes) does not fit a nettrace
+#    payload: its ProcessSymbol carries the most of it that fits, the
+#    file reads with --strict, ehrecord says a string was cut;
 #  - the build id of a mapping comes from the kernel's MMAP2 record
 #    (attr.build_id): the file of a recorded copy of spin replaced by
 #    another program before decoding, its mapping keeps spin's build id;
@@ -182,6 +185,28 @@ for how in demangled raw; do
 		bad "ehrecord $say: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
 	fi
 done
+
+# A name longer than a nettrace payload (65,535 bytes): its ProcessSymbol
+# carries as much of it as fits, the file stays valid, and the cut is said.
+long=spin_$(head -c 70000 /dev/zero | tr '\0' L)
+objcopy --redefine-sym "spin_hot_loop=$long" "$spin" "$tmp/long" ||
+	bad "objcopy could not rename spin_hot_loop"
+"$rec" -q --cpu-sampling -o "$tmp/long.nettrace" -- "$tmp/long" 300 \
+	>/dev/null 2>"$tmp/rec.err" ||
+	bad "ehrecord -- long: exit $?: $(head -n 2 "$tmp/rec.err" | cut -c1-200)"
+name=$("$dec" --strict -F jsonl "$tmp/long.nettrace" 2>"$tmp/dec.err" |
+	grep -F '"Universal.System:ProcessSymbol"' |
+	sed -n 's/.*"Name":"\(spin_L[^"]*\)".*/\1/p' | head -n 1)
+# (Id, MappingId, start and end as varuints, the name's length: under 30)
+if [ -n "$name" ] && [ ${#name} -lt 65535 ] && [ ${#name} -gt 65505 ] &&
+   [ "${long:0:${#name}}" = "$name" ]; then
+	ok "a symbol of ${#long} bytes: its ProcessSymbol keeps the first ${#name}"
+else
+	bad "a symbol of ${#long} bytes: ProcessSymbol name of ${#name} bytes: $(head -n 1 "$tmp/dec.err")"
+fi
+grep -q "1 strings were cut to 65,535 bytes" "$tmp/rec.err" &&
+	ok "ehrecord says the symbol's name was cut" ||
+	bad "ehrecord did not say the name was cut: $(head -n 2 "$tmp/rec.err" | cut -c1-200)"
 
 # Build ids from the kernel's MMAP2 records, not from the files later.
 cp "$spin" "$tmp/copy"
