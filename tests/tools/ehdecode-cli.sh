@@ -25,6 +25,8 @@ ehdecode=$bin/tools/ehdecode
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ehdecode-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+# shellcheck source=tests/common/test-lib.sh
+. "$(dirname "$0")/../common/test-lib.sh"
 
 check() {	# check LABEL WANT_EXIT COMMAND...: runs it, output in $tmp/out|err
 	local label=$1 want=$2 rc
@@ -164,10 +166,7 @@ mkfifo "$tmp/fifo"
 dp=$!
 exec 7>"$tmp/fifo"
 cat "$dir/pipe.data" >&7
-for _ in $(seq 1 100); do
-	ls "$tmp"/keep.sig.part-* >/dev/null 2>&1 && break
-	sleep 0.05
-done
+until_ok 5 compgen -G "$tmp/keep.sig.part-*" >/dev/null
 kill -TERM $dp
 wait $dp
 rc=$?
