@@ -24,7 +24,6 @@ bin=${EH_BUILDDIR:-.}
 ehdecode=$bin/tools/ehdecode
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ehdecode-cli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail=0
 # shellcheck source=tests/common/test-lib.sh
 . "$(dirname "$0")/../common/test-lib.sh"
 
@@ -35,21 +34,19 @@ check() {	# check LABEL WANT_EXIT COMMAND...: runs it, output in $tmp/out|err
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -ne "$want" ]; then
-		echo "FAIL: $label: exit $rc, want $want"
+		bad "$label: exit $rc, want $want"
 		head -n 3 "$tmp/err"
-		fail=1
 		return 1
 	fi
-	echo "ok: $label (exit $rc)"
+	ok "$label (exit $rc)"
 }
 
 expect() {	# expect LABEL FILE EXTENDED-REGEX
 	if grep -Eq -- "$3" "$2"; then
-		echo "ok: $1"
+		ok "$1"
 	else
-		echo "FAIL: $1: no /$3/ in:"
+		bad "$1: no /$3/ in:"
 		head -n 3 "$2" | cut -c1-200
-		fail=1
 	fi
 }
 
@@ -76,16 +73,16 @@ expect "empty file said" "$tmp/err" "^ehdecode: $tmp/empty: offset 0: empty inpu
 
 # What the output cannot show is said: lost events, samples of no event.
 "$bin/tests/tools/perf-lost" >"$tmp/lost.data" ||
-	{ echo "FAIL: perf-lost could not write the test file"; fail=1; }
+	bad "perf-lost could not write the test file"
 check "lost events" 0 "$ehdecode" -F jsonl "$tmp/lost.data"
 expect "lost events counted" "$tmp/err" "^ehdecode: $tmp/lost.data: 7 events lost \\(from 2 LOST and LOST_SAMPLES records\\)$"
 expect "unknown ids counted" "$tmp/err" "^ehdecode: $tmp/lost.data: 1 samples of an unknown event id \\(written as raw\\)$"
-[ "$(wc -l <"$tmp/out")" -eq 2 ] && echo "ok: both samples written" ||
-	{ echo "FAIL: $(wc -l <"$tmp/out") samples written, want 2"; fail=1; }
+[ "$(wc -l <"$tmp/out")" -eq 2 ] && ok "both samples written" ||
+	bad "$(wc -l <"$tmp/out") samples written, want 2"
 
 if [ ! -r "$dir/pipe.data" ]; then
-	echo "SKIP: reference corpus not found under $dir (the checks above passed)"
-	exit $((fail ? 1 : 77))
+	[ "$failed" = 0 ] || finish
+	skip "reference corpus not found under $dir (the checks above passed)"
 fi
 
 # Truncated pipe-mode data: the events before the damage, then the error.
@@ -95,16 +92,15 @@ check "truncated pipe.data" 1 "$ehdecode" -F jsonl --sort file "$tmp/cut.data"
 expect "truncation: offset and reason" "$tmp/err" "^ehdecode: $tmp/cut.data: offset [0-9]+: .*truncated"
 n=$(wc -l <"$tmp/out")
 if [ "$n" -gt 100 ] && head -n "$n" "$tmp/full" | cmp -s - "$tmp/out"; then
-	echo "ok: the $n events before the damage are written"
+	ok "the $n events before the damage are written"
 else
-	echo "FAIL: truncated file gave $n events, not a prefix of the full decode"
-	fail=1
+	bad "truncated file gave $n events, not a prefix of the full decode"
 fi
 # The same from standard input: same events, same message.
 check "truncated pipe.data on stdin" 1 "$ehdecode" -F jsonl --sort file - <"$tmp/cut.data"
 expect "stdin truncation said" "$tmp/err" "^ehdecode: -: offset [0-9]+: .*truncated"
-[ "$(wc -l <"$tmp/out")" -eq "$n" ] && echo "ok: stdin gives the same events" ||
-	{ echo "FAIL: stdin gave $(wc -l <"$tmp/out") events, file $n"; fail=1; }
+[ "$(wc -l <"$tmp/out")" -eq "$n" ] && ok "stdin gives the same events" ||
+	bad "stdin gave $(wc -l <"$tmp/out") events, file $n"
 
 # A damaged event in a good capture: written raw, reported, the rest kept.
 f=$dir/EventHeaderInterceptorLE64.dat
@@ -117,15 +113,15 @@ f=$dir/EventHeaderInterceptorLE64.dat
 check "damaged event" 1 "$ehdecode" -F jsonl "$tmp/bad.dat"
 expect "damaged event: offset and reason" "$tmp/err" "^ehdecode: $tmp/bad.dat: offset 0: tracepoint .*: byte 0 of its EventHeader data: unknown header flags 0xFF$"
 expect "damaged event written raw" "$tmp/out" '^\{"n":"[^"]*","raw":"ff '
-[ "$(wc -l <"$tmp/out")" -eq 374 ] && echo "ok: all 374 events written" ||
-	{ echo "FAIL: $(wc -l <"$tmp/out") events written, want 374"; fail=1; }
+[ "$(wc -l <"$tmp/out")" -eq 374 ] && ok "all 374 events written" ||
+	bad "$(wc -l <"$tmp/out") events written, want 374"
 
 # A failed output: one line naming it, exit 1.
 if [ -w /dev/full ]; then
 	check "output to a full device" 1 "$ehdecode" -F jsonl -o /dev/full "$dir/perf.data" "$dir/pipe.data"
 	expect "full device said" "$tmp/err" '^ehdecode: /dev/full: No space left on device$'
-	[ "$(wc -l <"$tmp/err")" -eq 1 ] && echo "ok: said once" ||
-		{ echo "FAIL: $(wc -l <"$tmp/err") lines on stderr"; fail=1; }
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok "said once" ||
+		bad "$(wc -l <"$tmp/err") lines on stderr"
 fi
 
 # A typo or a bad input destroys nothing: outputs are made once every
@@ -135,26 +131,23 @@ for fmt in json jsonl nettrace chrome heph; do
 	check "-F $fmt, a missing input" 1 "$ehdecode" -F "$fmt" -o "$tmp/keep.$fmt" \
 		"$dir/pipe.data" "$tmp/typo.data"
 	if [ "$(cat "$tmp/keep.$fmt")" = "KEEP $fmt" ]; then
-		echo "ok: -F $fmt: the existing output is untouched"
+		ok "-F $fmt: the existing output is untouched"
 	else
-		echo "FAIL: -F $fmt: a missing input changed the output"
-		fail=1
+		bad "-F $fmt: a missing input changed the output"
 	fi
 	check "-F $fmt, an input cut half-way" 1 "$ehdecode" -F "$fmt" \
 		-o "$tmp/keep.$fmt" "$tmp/cut.data"
 	if [ "$(cat "$tmp/keep.$fmt")" = "KEEP $fmt" ]; then
-		echo "ok: -F $fmt: a run failed half-way left the output as it was"
+		ok "-F $fmt: a run failed half-way left the output as it was"
 	else
-		echo "FAIL: -F $fmt: a failed run changed the output"
-		fail=1
+		bad "-F $fmt: a failed run changed the output"
 	fi
 	check "-F $fmt, standard output, a missing input" 1 "$ehdecode" \
 		-F "$fmt" "$tmp/typo.data" "$dir/pipe.data"
 	if [ ! -s "$tmp/out" ]; then
-		echo "ok: -F $fmt: nothing on standard output before the inputs are known"
+		ok "-F $fmt: nothing on standard output before the inputs are known"
 	else
-		echo "FAIL: -F $fmt: $(wc -c <"$tmp/out") bytes written before the missing input was found"
-		fail=1
+		bad "-F $fmt: $(wc -c <"$tmp/out") bytes written before the missing input was found"
 	fi
 done
 # A run ended by a signal leaves no partial file either: ehdecode, its
@@ -166,38 +159,37 @@ mkfifo "$tmp/fifo"
 dp=$!
 exec 7>"$tmp/fifo"
 cat "$dir/pipe.data" >&7
-until_ok 5 compgen -G "$tmp/keep.sig.part-*" >/dev/null
+until_ok 5 compgen -G "$tmp/keep.sig.part-*" >/dev/null ||
+	bad "no partial file in 5 s: the run to be killed has not begun its output"
 kill -TERM $dp
 wait $dp
 rc=$?
 exec 7>&-
 if [ $rc = 143 ] && [ "$(cat "$tmp/keep.sig")" = "KEEP sig" ] &&
    ! ls "$tmp"/keep.sig.part-* >/dev/null 2>&1; then
-	echo "ok: killed half-way: the output as it was, no partial file"
+	ok "killed half-way: the output as it was, no partial file"
 else
-	echo "FAIL: killed half-way: exit $rc, output '$(head -c 20 "$tmp/keep.sig")', partial files: $(ls "$tmp"/keep.sig.part-* 2>/dev/null)"
-	fail=1
+	bad "killed half-way: exit $rc, output '$(head -c 20 "$tmp/keep.sig")', partial files: $(ls "$tmp"/keep.sig.part-* 2>/dev/null)"
 fi
 if ls "$tmp"/keep.*.part-* >/dev/null 2>&1; then
-	echo "FAIL: partial files left: $(ls "$tmp"/keep.*.part-*)"
-	fail=1
+	bad "partial files left: $(ls "$tmp"/keep.*.part-*)"
 else
-	echo "ok: no partial file left behind"
+	ok "no partial file left behind"
 fi
 check "a good run replaces the output" 0 "$ehdecode" -F jsonl -o "$tmp/keep.jsonl" \
 	"$dir/pipe.data"
 [ "$(wc -l <"$tmp/keep.jsonl")" -eq "$(wc -l <"$tmp/full")" ] &&
-	echo "ok: replaced whole" || { echo "FAIL: not replaced"; fail=1; }
+	ok "replaced whole" || bad "not replaced"
 # Through a symbolic link the file it names is replaced; what is no
 # regular file is written in place.
 ln -s keep.jsonl "$tmp/link.jsonl"
 check "-o a symbolic link" 0 "$ehdecode" -F jsonl -o "$tmp/link.jsonl" "$f"
 [ -L "$tmp/link.jsonl" ] && [ "$(wc -l <"$tmp/keep.jsonl")" -eq 374 ] &&
-	echo "ok: the link stays, the file it names is replaced" ||
-	{ echo "FAIL: -o through a link"; fail=1; }
+	ok "the link stays, the file it names is replaced" ||
+	bad "-o through a link"
 check "-o /dev/null" 0 "$ehdecode" -F jsonl -o /dev/null "$f"
-[ -c /dev/null ] && echo "ok: /dev/null is still a device" ||
-	{ echo "FAIL: /dev/null was replaced"; fail=1; }
+[ -c /dev/null ] && ok "/dev/null is still a device" ||
+	bad "/dev/null was replaced"
 
 # Standard output to a file that finds no room (ulimit -f 100, SIGXFSZ
 # ignored; the limit falls in the first of two inputs): it ends, complete,
@@ -224,22 +216,20 @@ for fmt in jsonl json chrome nettrace; do
 	esac
 	if [ "$rc" = 1 ] && [ -n "$n" ] && [ "$got" = "$n" ] &&
 	   { [ "$n" -gt 0 ] || [ $fmt = nettrace ]; }; then
-		echo "ok: -F $fmt to standard output, no room: $n events, complete"
+		ok "-F $fmt to standard output, no room: $n events, complete"
 	else
-		echo "FAIL: -F $fmt to standard output, no room: exit $rc, said '$n', read '$got': $(head -n 2 "$tmp/err")"
-		fail=1
+		bad "-F $fmt to standard output, no room: exit $rc, said '$n', read '$got': $(head -n 2 "$tmp/err")"
 	fi
 done
 
 # -o, --meta, text.
 check "-o FILE" 0 "$ehdecode" -F jsonl -o "$tmp/o.jsonl" "$dir/pipe.data"
 [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/o.jsonl")" -eq "$(wc -l <"$tmp/full")" ] &&
-	echo "ok: -o wrote the events there" || { echo "FAIL: -o"; fail=1; }
+	ok "-o wrote the events there" || bad "-o"
 check "--meta provider,event,level" 0 "$ehdecode" -F jsonl --meta provider,event,level "$f"
 expect "--meta shows what was asked" "$tmp/out" '"meta":\{"provider":"TestProviderC","event":"[^"]*","level":5\}'
 if grep -q '^{"n":\|"meta":{"time"' "$tmp/out"; then
-	echo "FAIL: --meta showed what was not asked"
-	fail=1
+	bad "--meta showed what was not asked"
 fi
 check "--meta common" 0 "$ehdecode" -F jsonl --meta default,common "$dir/perf.data"
 expect "--meta common adds common fields" "$tmp/out" '"common_pid":'
@@ -248,4 +238,4 @@ expect "text line" "$tmp/out" '^- TestProviderC:Default V8=200 V16=60000 .* \| l
 expect "text: structs, arrays of structs" "$tmp/out" '^- TestProviderC:Packed five=5 Struct1=\{NChar8="hjkl"\} StructArray=\[\{Struct2=\{K="A" NChar16="68 00 6a 00 6b 00 6c 00"\}\},\{Struct2=\{K="B" '
 check "-F text --field-tags" 0 "$ehdecode" -F text --field-tags "$f"
 expect "text: field tags" "$tmp/out" '^- TestProviderC:CScalars3 Struct20;tag=0xBEEF=\{hi;tag=0x12="hi" ch10;tag=0x10=\["H","o","w"\]\} \| level=4 keyword=0x85 id=1000 version=11 opcode=3 tag=0x1234$'
-exit $fail
+finish
