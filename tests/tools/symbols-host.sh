@@ -176,10 +176,10 @@ for how in demangled raw; do
 	"$rec" -q "${opt[@]}" --cpu-sampling -o "$tmp/m.nettrace" -- \
 		"$mangled" 300 2>"$tmp/rec.err" ||
 		bad "ehrecord $say: exit $?: $(head -n 2 "$tmp/rec.err")"
-	if "$dec" --strict -F jsonl "$tmp/m.nettrace" 2>"$tmp/dec.err" |
-	   grep -qF "\"n\":\"Universal.System:ProcessSymbol\"" &&
-	   "$dec" -F jsonl "$tmp/m.nettrace" |
-	   grep -F '"Universal.System:ProcessSymbol"' | grep -qF "\"Name\":\"$want\""; then
+	if "$dec" --strict -F jsonl "$tmp/m.nettrace" >"$tmp/m.jsonl" \
+		2>"$tmp/dec.err" &&
+	   grep -F '"Universal.System:ProcessSymbol"' "$tmp/m.jsonl" |
+	   grep -qF "\"Name\":\"$want\""; then
 		ok "ehrecord $say: ProcessSymbol $want in the nettrace"
 	else
 		bad "ehrecord $say: no ProcessSymbol $want: $(head -n 1 "$tmp/dec.err")"
