@@ -32,40 +32,31 @@ set -u -o pipefail
 me='run-decode'
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=tests/common/test-lib.sh
-. "$srcdir/tests/common/test-lib.sh"	# real_program
+. "$srcdir/tests/common/test-lib.sh"	# bench_*, real_program, stamp
 tool=${1:-tools/ehdecode}
 gen=${2:-bench/gen-perf}
-shared=${EH_SHARED_DIR:-$srcdir/../shared}
-corpus=$shared/conformance/eventheader/perf.data
 reps=${BENCH_DECODE_REPS:-3}
 read -r n_small n_large <<<"${BENCH_DECODE_N:-1000000 4000000}"
 : "${n_large:=$((4 * n_small))}"
 
-if [ ! -f "$corpus" ]; then
-	echo "SKIP: $me: no $corpus (set EH_SHARED_DIR to the shared folder)"
-	exit 77
-fi
-for p in "$tool" "$gen"; do
-	[ -x "$p" ] || { echo "$me: $p not built (make bench builds it)" >&2; exit 1; }
-done
+bench_corpus
+bench_built "$tool" "$gen"
 real_program	# tool, run
-have_time=1
-[ -x /usr/bin/time ] || { have_time=; echo "$me: no /usr/bin/time (apt-get install time): no peak RSS"; }
-
-out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench-decode.XXXXXX") || exit 1
-trap 'rm -rf "$out"' EXIT
+bench_time
+bench_tmp decode
 status=0
 
 # ---- generate and check ------------------------------------------------------------
 echo "== generate: samples of $corpus, repeated (rounds of 1000 samples)"
+t0='' took=''	# (stamp, secs_since)
 for n in "$n_small" "$n_large"; do
 	f=$out/$n.data
-	t0=$EPOCHREALTIME
+	stamp t0
 	"$gen" -c "$n" "$corpus" "$f" || { echo "$me: gen-perf $n failed" >&2; exit 1; }
-	t1=$EPOCHREALTIME
+	secs_since took "$t0"
 	got=$("${run[@]}" "$tool" -F jsonl --sort file "$f" | wc -l)
-	line="$n samples: $(awk -v b="$(stat -c %s "$f")" -v a="$t0" -v z="$t1" \
-		'BEGIN { printf "%.1f MB in %.2f s", b / 1048576, z - a }'); ehdecode $got"
+	line="$n samples: $(awk -v b="$(stat -c %s "$f")" \
+		'BEGIN { printf "%.1f MB", b / 1048576 }') in $took s; ehdecode $got"
 	[ "$got" = "$n" ] || { echo "$me: ehdecode read $got samples of $n" >&2; status=1; }
 	if command -v perf >/dev/null && perf version >/dev/null 2>&1; then
 		got=$(perf script -i "$f" 2>/dev/null | wc -l)
@@ -81,21 +72,21 @@ done
 # ---- runs ---------------------------------------------------------------------------
 # bench N FORMAT ORDER: one result line; "N FORMAT ORDER secs rss_kb" to $out/results
 bench() {
-	local n=$1 fmt=$2 order=$3 f=$out/$1.data i t0 t1 best='' cpu=- rss=0 s r c
+	local n=$1 fmt=$2 order=$3 f=$out/$1.data i t0 best='' cpu=- rss=0 s r c
 	for ((i = 0; i < reps; i++)); do
-		t0=$EPOCHREALTIME
+		stamp t0
 		if [ -n "$have_time" ]; then
 			"${run[@]}" /usr/bin/time -f '%M %U %S' -o "$out/rss" \
 				"$tool" -F "$fmt" --sort "$order" -o /dev/null "$f"
 		else
 			"${run[@]}" "$tool" -F "$fmt" --sort "$order" -o /dev/null "$f"
 		fi || { echo "$me: ehdecode -F $fmt --sort $order $f failed" >&2; status=1; return; }
-		t1=$EPOCHREALTIME
-		s=$(awk -v a="$t0" -v z="$t1" 'BEGIN { printf "%.3f", z - a }')
+		secs_since s "$t0"
 		r=0 c=-
 		[ -n "$have_time" ] &&
 			read -r r c <<<"$(tail -n 1 "$out/rss" | awk '{ print $1, $2 + $3 }')"
-		if [ -z "$best" ] || awk -v s="$s" -v b="$best" 'BEGIN { exit !(s < b) }'; then
+		# (in ms: secs_since gives 3 decimals)
+		if [ -z "$best" ] || ((10#${s/./} < 10#${best/./})); then
 			best=$s cpu=$c
 		fi
 		[ "$r" -gt "$rss" ] && rss=$r

@@ -36,34 +36,23 @@ set -u -o pipefail
 
 me='run-formats'
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# shellcheck source=tests/common/test-lib.sh
+. "$srcdir/tests/common/test-lib.sh"	# bench_*, real_program
 tool=${1:-tools/ehdecode}
 gen=${2:-bench/gen-perf}
-shared=${EH_SHARED_DIR:-$srcdir/../shared}
-corpus=$shared/conformance/eventheader/perf.data
 n=${BENCH_FORMATS_N:-20000}
 
-if [ ! -f "$corpus" ]; then
-	echo "SKIP: $me: no $corpus (set EH_SHARED_DIR to the shared folder)"
-	exit 77
-fi
+bench_corpus
 if ! command -v valgrind >/dev/null; then
 	echo "SKIP: $me: no valgrind (apt-get install valgrind)"
 	exit 77
 fi
-for p in "$tool" "$gen"; do
-	[ -x "$p" ] || { echo "$me: $p not built (make bench builds it)" >&2; exit 1; }
-done
+bench_built "$tool" "$gen"
 case $n in '' | *[!0-9]* | 0) echo "$me: BENCH_FORMATS_N: not a count: $n" >&2; exit 1 ;; esac
-run=()
-if head -c 2 "$tool" | grep -q '^#!'; then
-	[ -n "${LIBTOOL:-}" ] ||
-		{ echo "$me: $tool is a libtool wrapper: set LIBTOOL to count the program itself" >&2; exit 1; }
-	# shellcheck disable=SC2206 # LIBTOOL may be "/bin/bash ./libtool"
-	run=($LIBTOOL --mode=execute)
-fi
-
-out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench-formats.XXXXXX") || exit 1
-trap 'rm -rf "$out"' EXIT
+real_program	# tool, run
+# (callgrind would count libtool's wrapper, a shell)
+head -c 2 "$tool" | grep -q '^#!' && exit 1
+bench_tmp formats
 # the index of the "one" mix's sample among the corpus's, in file order
 one=$("${run[@]}" "$tool" -F jsonl --sort file "$corpus" 2>/dev/null |
 	grep -n -m 1 '"n":"TestProviderC:CScalars3"' | cut -d: -f1)

@@ -54,11 +54,9 @@ set -u -o pipefail
 me='run-nettrace'
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=tests/common/test-lib.sh
-. "$srcdir/tests/common/test-lib.sh"	# real_program
+. "$srcdir/tests/common/test-lib.sh"	# bench_*, real_program, stamp
 tool=${1:-tools/ehdecode}
 gen=${2:-bench/gen-perf}
-shared=${EH_SHARED_DIR:-$srcdir/../shared}
-corpus=$shared/conformance/eventheader/perf.data
 reps=${BENCH_NETTRACE_REPS:-3}
 cpu=${BENCH_NETTRACE_CPU:-0}
 read -r n_small n_large <<<"${BENCH_NETTRACE_N:-1000000 4000000}"
@@ -66,13 +64,8 @@ read -r n_small n_large <<<"${BENCH_NETTRACE_N:-1000000 4000000}"
 target_eps=3000000
 target_hdr=6
 
-if [ ! -f "$corpus" ]; then
-	echo "SKIP: $me: no $corpus (set EH_SHARED_DIR to the shared folder)"
-	exit 77
-fi
-for p in "$tool" "$gen"; do
-	[ -x "$p" ] || { echo "$me: $p not built (make bench builds it)" >&2; exit 1; }
-done
+bench_corpus
+bench_built "$tool" "$gen"
 real_program	# tool, run
 pin=()
 if command -v taskset >/dev/null && taskset -c "$cpu" true 2>/dev/null; then
@@ -81,25 +74,23 @@ if command -v taskset >/dev/null && taskset -c "$cpu" true 2>/dev/null; then
 else
 	pinned="NOT pinned (no taskset, or CPU $cpu not allowed)"
 fi
-have_time=1
-[ -x /usr/bin/time ] || { have_time=; echo "$me: no /usr/bin/time (apt-get install time): no peak RSS"; }
-
-out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench-nettrace.XXXXXX") || exit 1
-trap 'rm -rf "$out"' EXIT
+bench_time
+bench_tmp nettrace
 status=0
 TIMEFORMAT='%3R %3U %3S'
 
 # ---- generate and check ------------------------------------------------------------
 echo "== generate: samples of $corpus, repeated (gen-perf -c, rounds of 1000 samples)"
+t0='' took=''	# (stamp, secs_since)
 for n in "$n_small" "$n_large"; do
 	f=$out/$n.data
-	t0=$EPOCHREALTIME
+	stamp t0
 	"$gen" -c "$n" "$corpus" "$f" || { echo "$me: gen-perf $n failed" >&2; exit 1; }
-	t1=$EPOCHREALTIME
+	secs_since took "$t0"
 	got=$("${run[@]}" "$tool" -F jsonl --stats -o /dev/null "$f" 2>&1 >/dev/null |
 		sed -n 's/^[^:]*: \([0-9]*\) events, .*/\1/p')
-	awk -v n="$n" -v b="$(stat -c %s "$f")" -v a="$t0" -v z="$t1" -v g="$got" \
-		'BEGIN { printf "  %d samples: %.1f MB in %.2f s; ehdecode reads %s\n", n, b / 1048576, z - a, g }'
+	awk -v n="$n" -v b="$(stat -c %s "$f")" -v t="$took" -v g="$got" \
+		'BEGIN { printf "  %d samples: %.1f MB in %s s; ehdecode reads %s\n", n, b / 1048576, t, g }'
 	[ "$got" = "$n" ] || { echo "$me: ehdecode read ${got:-no} samples of $n" >&2; exit 1; }
 done
 

@@ -23,20 +23,19 @@
 # a failure.
 set -u -o pipefail
 
-me=run-producer
+me='run-producer'
 srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=tests/common/test-lib.sh
-. "$srcdir/tests/common/test-lib.sh"	# result_field
+. "$srcdir/tests/common/test-lib.sh"	# result_field, bench_*
 prog=${1:-bench/producer}
 shared=${EH_SHARED_DIR:-$srcdir/../shared}
 kernel=${EH_TEST_KERNEL:-$srcdir/../shared/vm/bzImage}
 vm_timeout=${PRODUCER_VM_TIMEOUT:-600}
 
-[ -x "$prog" ] || { echo "$me: $prog not built (make bench builds it)" >&2; exit 1; }
+bench_built "$prog"
 prog=$(cd "$(dirname "$prog")" && pwd -P)/$(basename "$prog")
 
-out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench.XXXXXX") || exit 1
-trap 'rm -rf "$out"' EXIT
+bench_tmp producer
 status=0
 
 # ---- host ------------------------------------------------------------------------

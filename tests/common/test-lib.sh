@@ -50,6 +50,39 @@ real_program() {
 	run=(env "LD_LIBRARY_PATH=${lt#*$'\n'}")
 }
 
+# What the benches that read the conformance corpus begin with ($me names
+# the script, $srcdir is the source tree):
+#   bench_corpus       $corpus = the shared folder's perf.data; without
+#                      it, SKIP and exit 77 (a bench, not a test: CI=true
+#                      does not make it a failure)
+#   bench_built P...   each program P is built, or exit 1
+#   bench_tmp NAME     $out = a new folder, removed at exit (the trap)
+#   bench_time         have_time=1 when /usr/bin/time is there (for peak
+#                      RSS), else empty, and said
+bench_corpus() {
+	corpus=${EH_SHARED_DIR:-$srcdir/../shared}/conformance/eventheader/perf.data
+	[ -f "$corpus" ] && return 0
+	echo "SKIP: $me: no $corpus (set EH_SHARED_DIR to the shared folder)"
+	exit 77
+}
+bench_built() {
+	local p
+	for p in "$@"; do
+		[ -x "$p" ] || { echo "$me: $p not built (make bench builds it)" >&2; exit 1; }
+	done
+}
+bench_tmp() {
+	out=$(mktemp -d "${TMPDIR:-/tmp}/eh-bench-$1.XXXXXX") || exit 1
+	# shellcheck disable=SC2064 # $out is fixed from here on
+	trap "rm -rf '$out'" EXIT
+}
+bench_time() {
+	have_time=1
+	[ -x /usr/bin/time ] && return 0
+	have_time=
+	echo "$me: no /usr/bin/time (apt-get install time): no peak RSS"
+}
+
 # heph_example FILE: the Heph specification's example trace, an epoch
 # packet (23 bytes) and an event packet (91), written to FILE.
 heph_example() {
