@@ -445,6 +445,67 @@ static void test_windows_round_trip(void **state)
 }
 
 /*
+ * A window ends at a number of rows too, not only of payload bytes:
+ * 20,000 events of a 1-byte payload (20,000 bytes, a tenth of a window's
+ * bytes) are 3 windows of at most 8,192 rows, where they were one Event
+ * block whose rows (and memory) grew with the events.
+ */
+static void test_small_events_windowed(void **state)
+{
+	const unsigned int n = 20000;
+	struct ehd_writer *w;
+	const struct ehd_event *ev;
+	struct ehd_reader *r;
+	struct block b[64];
+	struct ehd_event e;
+	unsigned int i, k, events = 0, sps = 0;
+	char *back, *line;
+	uint8_t *f;
+	size_t len, nb;
+	int fd, err;
+
+	(void)state;
+	fd = memfd_create("nettrace", 0);
+	assert_true(fd >= 0);
+	w = ehd_writer_new(EHD_OUT_NETTRACE, fd, 0, 0);
+	assert_non_null(w);
+	assert_int_equal(ehd_writer_begin(w, "test"), 0);
+	r = ehd_reader_new(0);
+	assert_int_equal(ehd_reader_open(r, dat_path), 0);
+	for (k = 0; k < 3; k++)		/* "WorkStart": a UINT8 */
+		assert_int_equal(ehd_reader_next(r, &ev), 1);
+	assert_int_equal(ev->name_len, 9);
+	assert_memory_equal(ev->name, "WorkStart", 9);
+	for (i = 0; i < n; i++) {
+		e = *ev;
+		e.context = EHD_CTX_TIME | EHD_CTX_CPU | EHD_CTX_PID;
+		e.time = 1000 + i;
+		e.cpu = 0;
+		e.pid = e.tid = 100;
+		assert_int_equal(ehd_writer_event(w, &e), 0);
+	}
+	ehd_reader_free(r);
+	assert_int_equal(ehd_writer_close(w), 0);
+	ehd_writer_free(w);
+	f = slurp(fd, &len);
+	nb = blocks_of(f, len, b, 64);
+	for (k = 0; k < nb; k++) {
+		events += b[k].kind == 2;
+		sps += b[k].kind == 4;
+	}
+	assert_int_equal(events, (n + 8191) / 8192);
+	assert_int_equal(sps, events);
+	back = read_back(fd, EHD_READER_STRICT, &err);
+	assert_int_equal(err, 0);
+	for (i = 0, line = back; (line = strchr(line, '\n')); line++)
+		i++;
+	assert_int_equal(i, n);
+	free(back);
+	free(f);
+	close(fd);
+}
+
+/*
  * Event @n of a run made of the capture's events over and over: on 4
  * CPUs, 3 threads, every third with a stack, every seventh 25 ns before
  * the one before it.
@@ -1729,6 +1790,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stream_frame),
 		cmocka_unit_test(test_windows_round_trip),
+		cmocka_unit_test(test_small_events_windowed),
 		cmocka_unit_test(test_limits_counted),
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_no_room),

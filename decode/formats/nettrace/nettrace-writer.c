@@ -3,12 +3,14 @@
  * nettrace-writer.c - events written as a nettrace v6 stream
  *
  * The stream is written one window at a time. A window holds events until
- * their payloads reach WINDOW_BYTES; it is then written as
+ * their payloads reach WINDOW_BYTES, or they are WINDOW_ROWS; it is then
+ * written as
  *	[Metadata] [Thread] [Stack] [LabelList] Event SequencePoint
  * where Metadata and Thread carry only the rows new since the last window,
  * and Stack and LabelList the stacks and activity ids of the window (the
- * sequence point ends their validity). Memory is one window plus the
- * event types and threads seen.
+ * sequence point ends their validity). Memory is one window (bounded
+ * whatever the events' sizes, down to none) plus the event types and
+ * threads seen.
  *
  * TraceEvent's reader rules (docs/nettrace-mapping.md, "What TraceEvent
  * needs") shape the rest:
@@ -64,6 +66,12 @@
  * bytes.
  */
 #define WINDOW_BYTES (256u << 10)
+/*
+ * Rows that end a window whatever their payloads: events of a few bytes
+ * (or none) would otherwise grow its rows and its Event block without
+ * bound. 8,192 is more than a window of 32-byte payloads holds.
+ */
+#define WINDOW_ROWS 8192u
 /* Rows or stacks that end a window (blocks hold at most 16 MiB). */
 #define TABLE_BYTES_MAX (8u << 20)
 /* Most frames of a stack TraceEvent reads (64-bit IPs). */
@@ -1432,8 +1440,11 @@ static unsigned int varuint_len(uint64_t v)
 	return n;
 }
 
-/* Rows a window first has room for. */
-#define HELD_RESERVE 4096
+/*
+ * Rows a window has room for: the most it holds, and a batch of rows
+ * (nettrace_rows()) taken while it has one less.
+ */
+#define HELD_RESERVE (WINDOW_ROWS + EHD__ROWS_BATCH)
 
 /* Room for @n more rows in the window: 0 or -ENOMEM. */
 static int held_room(struct ehd__ntw *w, size_t n)
@@ -2057,7 +2068,8 @@ static inline int window_check(struct ehd__ntw *w)
 {
 	int err = 0;
 
-	if (w->payloads.len >= WINDOW_BYTES || tables_due(w))
+	if (w->payloads.len >= WINDOW_BYTES || w->nheld >= WINDOW_ROWS ||
+	    tables_due(w))
 		err = flush_window(w);
 	if (!err && w->payloads.err)
 		err = -ENOMEM;
@@ -2336,7 +2348,7 @@ static int nettrace_rows(struct ehd__out *o, const struct ehd__eh_row *rows,
 			break;	/* taken back, w->full */
 		k++;
 		if (tables || w->payloads.len >= WINDOW_BYTES ||
-		    w->payloads.err) {
+		    w->nheld >= WINDOW_ROWS || w->payloads.err) {
 			err = window_check(w);
 			if (err == -EFBIG && w->st.no_room)
 				err = 0;	/* (not written: w->full) */
@@ -2376,9 +2388,9 @@ static int ntw_close(struct ehd__ntw *w)
 
 /*
  * EHD_WRITER_RESERVE: the memory a full window uses, made and its pages
- * written now. A window's rows (at first room for HELD_RESERVE; events of
- * under 64 bytes make more), its payloads, and its blocks: the payloads
- * and each row's header at its largest.
+ * written now: its rows (HELD_RESERVE, all it holds), its payloads, and
+ * its blocks (the payloads and each row's header at its largest). A
+ * recording then takes no page faults and moves no buffer as it goes.
  */
 static int ntw_reserve(struct ehd__ntw *w)
 {
