@@ -69,7 +69,7 @@
 /*
  * Rows that end a window whatever their payloads: events of a few bytes
  * (or none) would otherwise grow its rows and its Event block without
- * bound. 8,192 is more than a window of 32-byte payloads holds.
+ * bound. 8,192 is what a window of 32-byte payloads holds.
  */
 #define WINDOW_ROWS 8192u
 /* Rows or stacks that end a window (blocks hold at most 16 MiB). */
@@ -2390,7 +2390,8 @@ static int ntw_close(struct ehd__ntw *w)
  * EHD_WRITER_RESERVE: the memory a full window uses, made and its pages
  * written now: its rows (HELD_RESERVE, all it holds), its payloads, and
  * its blocks (the payloads and each row's header at its largest). A
- * recording then takes no page faults and moves no buffer as it goes.
+ * recording's windows then take no page fault, and are not moved, as it
+ * goes.
  */
 static int ntw_reserve(struct ehd__ntw *w)
 {
