@@ -54,6 +54,9 @@ EH_DEFINE_PROVIDER(pass_provider, "NtPass");
 #define TP_INFO 2000	/* tracefs ids: NtPass_L4K1 */
 #define TP_VERBOSE 2001	/* NtPass_L5K1 */
 #define ONLY_TICKS 16000	/* events of one type from there on */
+/* g.late: this round's (among ONLY_TICKS's, all rows) ... */
+#define LATE_ROUND (ROUNDS - 5)
+#define LATE_BY (3 * 2 * TURN)		/* ... CPU 1 turn is this much older */
 #define T0 1000000000ull
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
 		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
@@ -111,6 +114,7 @@ static struct {
 	struct ev_bytes trailing;	/* a Tick with bytes after its fields */
 	unsigned int ntrailing;		/* of those in the recording */
 	bool no_tid;		/* the recording's samples carry no thread */
+	bool late;		/* a turn of CPU 1's is a round late */
 	char dir[64];		/* the made-up tracefs */
 	struct wr x;		/* the recording */
 } g;
@@ -405,7 +409,9 @@ static void make_recording(void)
 		for (c = 0; c < 2; c++) {
 			for (i = 0; i < TURN; i++) {
 				k = (r * TURN + i) * 2 + c;
-				event(k, c, T0 + 10 + k);
+				event(k, c, T0 + 10 + k -
+				      (g.late && r == LATE_ROUND && c == 1 ?
+				       LATE_BY : 0));
 			}
 			if (r == ROUNDS / 2 && c == 1)
 				comm(&threads[1], "renamed", T0 + 10 +
@@ -574,28 +580,41 @@ static void test_recording(void **state)
 	free(fast.out);
 }
 
-/* The main recording, while test_no_thread() has its own in g.x. */
-static struct wr with_tid;
-static unsigned int with_tid_trailing;
+/* The main recording, while a variant (setup_variant()) has its own in g.x. */
+static struct wr main_x;
+static unsigned int main_trailing;
+
+static void setup_variant(bool no_tid, bool late)
+{
+	main_x = g.x;
+	main_trailing = g.ntrailing;
+	memset(&g.x, 0, sizeof(g.x));
+	g.no_tid = no_tid;
+	g.late = late;
+	make_recording();
+	g.no_tid = g.late = false;
+}
 
 static int setup_no_thread(void **state)
 {
 	(void)state;
-	with_tid = g.x;
-	with_tid_trailing = g.ntrailing;
-	memset(&g.x, 0, sizeof(g.x));
-	g.no_tid = true;
-	make_recording();
-	g.no_tid = false;
+	setup_variant(true, false);
 	return 0;
 }
 
-static int teardown_no_thread(void **state)
+static int setup_late(void **state)
+{
+	(void)state;
+	setup_variant(false, true);
+	return 0;
+}
+
+static int teardown_variant(void **state)
 {
 	(void)state;
 	free(g.x.b.p);
-	g.x = with_tid;
-	g.ntrailing = with_tid_trailing;
+	g.x = main_x;
+	g.ntrailing = main_trailing;
 	return 0;
 }
 
@@ -606,6 +625,42 @@ static int teardown_no_thread(void **state)
 static void test_no_thread(void **state)
 {
 	test_recording(state);	/* (on setup_no_thread()'s recording) */
+}
+
+/*
+ * A turn of samples a round late, older than some the reader gave out
+ * before them: their rows come out of time order within a window, which
+ * the writer sorts as its general way does (those older than the window
+ * before are moved up to its end, counted). The same bytes both ways,
+ * and a file TraceEvent's rules take (strict): every event (the damaged
+ * one as its record), in time order.
+ */
+static void test_late(void **state)
+{
+	struct ehd_reader *r = ehd_reader_new(EHD_READER_STRICT);
+	const struct ehd_event *ev;
+	struct result slow, fast;
+	uint64_t n = 0, last = 0;
+	int fd, err;
+
+	(void)state;
+	both_ways(g.x.b.p, g.x.b.len, EHD_OUT_NETTRACE, 0, &slow, &fast);
+	assert_int_equal(fast.events, 2 * ROUNDS * TURN);
+	assert_true(fast.passed > 2 * ROUNDS * TURN * 9 / 10);
+	assert_true(fast.wst.reordered < TURN);
+	fd = mem_file(fast.out, fast.len);
+	assert_int_equal(ehd_reader_open_fd(r, fd, "late.nettrace"), 0);
+	while ((err = ehd_reader_next(r, &ev)) > 0) {
+		assert_true(ev->time >= last);
+		last = ev->time;
+		n++;
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(n, 2 * ROUNDS * TURN);
+	ehd_reader_free(r);
+	close(fd);
+	free(slow.out);
+	free(fast.out);
 }
 
 /* A writer that must see every event gets every event. */
@@ -845,7 +900,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recording),
 		cmocka_unit_test_setup_teardown(test_no_thread, setup_no_thread,
-						teardown_no_thread),
+						teardown_variant),
+		cmocka_unit_test_setup_teardown(test_late, setup_late,
+						teardown_variant),
 		cmocka_unit_test(test_not_passed),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_write_fails),
