@@ -130,15 +130,10 @@ static inline bool ehd__extra_bytes(size_t n)
 }
 
 /*
- * ehd__copy_span() - copy @n bytes of a ring span (tens or hundreds of
- * KiB), or any such run that does not overlap, 64 at a time in 16-byte
- * moves. For such sizes glibc's memcpy() takes "rep movsb": fast on
- * hardware with ERMS, but an emulated CPU (QEMU's TCG, where the test VM
- * runs) does it a byte at a time, several times slower than this loop;
- * natively the two are close (memory bound).
- * bench/copy-bench measures both (bench/run-live.sh prints it in the VM).
+ * ehd__copy_span16() - copy @n bytes that do not overlap, 64 at a time in
+ * 16-byte moves (ehd__copy_span() below says why).
  */
-static inline void ehd__copy_span(uint8_t *d, const uint8_t *s, size_t n)
+static inline void ehd__copy_span16(uint8_t *d, const uint8_t *s, size_t n)
 {
 	typedef uint64_t v16 __attribute__((vector_size(16)));
 	v16 a, b, c, e;
@@ -154,6 +149,54 @@ static inline void ehd__copy_span(uint8_t *d, const uint8_t *s, size_t n)
 		memcpy(d + 48, &e, 16);
 	}
 	memcpy(d, s, n);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define EHD__COPY_SPAN32 1
+/*
+ * ehd__copy_span32() - the same, 128 at a time in 32-byte moves, for a
+ * CPU with AVX2 (the caller checks): under TCG 1.6 times the rate of
+ * 16-byte moves (3.3 against 2.1 GB/s in the test VM); natively the same.
+ */
+__attribute__((target("avx2")))
+static inline void ehd__copy_span32(uint8_t *d, const uint8_t *s, size_t n)
+{
+	typedef uint64_t v32 __attribute__((vector_size(32)));
+	v32 a, b, c, e;
+
+	for (; n >= 128; n -= 128, d += 128, s += 128) {
+		memcpy(&a, s, 32);
+		memcpy(&b, s + 32, 32);
+		memcpy(&c, s + 64, 32);
+		memcpy(&e, s + 96, 32);
+		memcpy(d, &a, 32);
+		memcpy(d + 32, &b, 32);
+		memcpy(d + 64, &c, 32);
+		memcpy(d + 96, &e, 32);
+	}
+	memcpy(d, s, n);
+}
+#endif
+
+/*
+ * ehd__copy_span() - copy @n bytes of a ring span (tens or hundreds of
+ * KiB), or any such run that does not overlap, in 32-byte moves where the
+ * CPU has AVX2, else in 16-byte moves. For such sizes glibc's memcpy()
+ * takes "rep movsb": fast on hardware with ERMS, but an emulated CPU
+ * (QEMU's TCG, where the test VM runs) does it a byte at a time, several
+ * times slower than these loops; natively they are all close (memory
+ * bound). bench/copy-bench measures them (bench/run-live.sh prints it in
+ * the VM).
+ */
+static inline void ehd__copy_span(uint8_t *d, const uint8_t *s, size_t n)
+{
+#ifdef EHD__COPY_SPAN32
+	if (n >= 128 && __builtin_cpu_supports("avx2")) {
+		ehd__copy_span32(d, s, n);
+		return;
+	}
+#endif
+	ehd__copy_span16(d, s, n);
 }
 
 /*
