@@ -22,8 +22,9 @@
  *		with the events written in that time as steady_written,
  *		and the part of it spent by the recorder's main thread
  *		(where ehrecord converts to nettrace) as
- *		rec_steady_main_cpu_s (to the ns from its schedstat, else
- *		in clock ticks from its stat; -1 when neither is there).
+ *		rec_steady_main_cpu_s (to the ns from a task-clock perf
+ *		counter or its schedstat, else in clock ticks from its
+ *		stat; -1 when none is there).
  *	live-load -H
  *		Registers the provider and holds it until SIGTERM or SIGINT,
  *		so that EhBench_L4K1 is in tracefs for "perf record -e".
@@ -44,7 +45,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -191,19 +195,39 @@ static double cpu_seconds(void)
 }
 
 /*
- * The CPU time of the main thread of process @pid, in seconds (a
- * thread's CPU-time clock is its own process's to read): its schedstat's
- * time on a CPU, to the ns, or where the kernel keeps none its stat's
- * user and system times, in clock ticks. -1 when neither can be read.
+ * The CPU time of the main thread of process @pid, in seconds from some
+ * start (a thread's CPU-time clock is its own process's to read): a
+ * task-clock perf counter on it, opened at the first call (the
+ * scheduler's time, to the ns, in any kernel with perf events); else its
+ * schedstat's time on a CPU, to the ns; or, where the kernel keeps
+ * neither, its stat's user and system times, in clock ticks. -1 when
+ * none can be read.
  */
 static double main_thread_seconds(long pid)
 {
+	static int counter = -2;	/* -2: not tried yet */
 	unsigned long long ns, ut, st;
 	char path[64], buf[1024], *p;
+	uint64_t count;
 	size_t n;
 	FILE *f;
 	int k;
 
+	if (counter == -2) {
+		struct perf_event_attr a = {
+			.type = PERF_TYPE_SOFTWARE,
+			.size = sizeof(a),
+			.config = PERF_COUNT_SW_TASK_CLOCK,
+		};
+
+		counter = (int)syscall(SYS_perf_event_open, &a, (pid_t)pid, -1,
+				       -1, PERF_FLAG_FD_CLOEXEC);
+		if (counter < 0)
+			counter = -1;
+	}
+	if (counter >= 0)
+		return read(counter, &count, sizeof(count)) == sizeof(count) ?
+		       (double)count / 1e9 : -1;
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/schedstat", pid, pid);
 	f = fopen(path, "r");
 	if (f) {

@@ -159,7 +159,7 @@ awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" \
 		}
 		st[r, $2] = stream
 		sd[r, $2] = $13 > 0 ? $12 * 1e6 / $13 : 0
-		# the part of it on the main thread (-1: no schedstat)
+		# the part of it on the main thread (-1: not measured)
 		sm[r, $2] = $13 > 0 && $14 >= 0 ? $14 * 1e6 / $13 : -1
 		wh[r, $2] = $5 ? ($8 - idle[r]) * 1e6 / $5 : 0
 		cl[r, $2] = $9

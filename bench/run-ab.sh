@@ -14,11 +14,11 @@
 # while bench/live-load writes AB_RATE events/s for AB_SECONDS seconds
 # (pinned as bench/run-live.sh pins them: the recorder to CPU 0);
 # live-load -p -W gives the recorder main thread's CPU time from
-# AB_WARM seconds into the load to its end, and the events written in
-# that time (in the VM: clock ticks of 10 ms, its kernel keeping no
-# schedstat). Single runs differ by 15% and more under TCG, so it takes
-# AB_PAIRS pairs and prints every run, each build's median, and B's
-# median over A's: below 1, B is cheaper. The order within a pair
+# AB_WARM seconds into the load to its end (to the ns: a task-clock perf
+# counter on the thread), and the events written in that time. Single
+# runs differ by 15% and more under TCG, so it takes AB_PAIRS pairs and
+# prints every run, each build's median, and B's median over A's: below
+# 1, B is cheaper. The order within a pair
 # alternates, so that neither build always runs first.
 #
 # Environment:

@@ -58,12 +58,12 @@
 # missing or reported lost, in every run of it. The tables are
 # bench/live-tables.sh's. Beside nettrace / -F perf, per rung: the
 # steady CPU per event of nettrace's main thread, where ehrecord converts
-# (live-load's rec_steady_main_cpu_s: its schedstat, or its stat in clock
-# ticks where the kernel keeps no schedstat, as in the test VM), and
-# of its other threads (the one that empties the rings); and what
-# converting may cost if nettrace is to stay within 1.2 times -F perf:
-# 1.2 times -F perf's steady CPU per event less nettrace's other threads',
-# to set against the converter's and convert-floor's numbers.
+# (live-load's rec_steady_main_cpu_s, to the ns from a task-clock perf
+# counter on the thread), and of its other threads (the one that empties
+# the rings); and what converting may cost if nettrace is to stay within
+# 1.2 times -F perf: 1.2 times -F perf's steady CPU per event less
+# nettrace's other threads', to set against the converter's and
+# convert-floor's numbers.
 #
 # Environment:
 #   EH_TEST_KERNEL     bzImage with CONFIG_USER_EVENTS (default:
