@@ -24,7 +24,8 @@
  *		(where ehrecord converts to nettrace) as
  *		rec_steady_main_cpu_s (to the ns from a task-clock perf
  *		counter or its schedstat, else in clock ticks from its
- *		stat; -1 when none is there).
+ *		stat; -1 when none is there), and which of those it was as
+ *		rec_main_clock (counter, schedstat, ticks, or none).
  *	live-load -H
  *		Registers the provider and holds it until SIGTERM or SIGINT,
  *		so that EhBench_L4K1 is in tracefs for "perf record -e".
@@ -45,8 +46,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/perf_event.h>
 #include <stdint.h>
+#include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -201,8 +202,10 @@ static double cpu_seconds(void)
  * scheduler's time, to the ns, in any kernel with perf events); else its
  * schedstat's time on a CPU, to the ns; or, where the kernel keeps
  * neither, its stat's user and system times, in clock ticks. -1 when
- * none can be read.
+ * none can be read. main_clock says which was read.
  */
+static const char *main_clock = "none";
+
 static double main_thread_seconds(long pid)
 {
 	static int counter = -2;	/* -2: not tried yet */
@@ -225,15 +228,21 @@ static double main_thread_seconds(long pid)
 		if (counter < 0)
 			counter = -1;
 	}
-	if (counter >= 0)
-		return read(counter, &count, sizeof(count)) == sizeof(count) ?
-		       (double)count / 1e9 : -1;
+	if (counter >= 0) {
+		if (read(counter, &count, sizeof(count)) != sizeof(count))
+			return -1;
+		main_clock = "counter";
+		return (double)count / 1e9;
+	}
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/schedstat", pid, pid);
 	f = fopen(path, "r");
 	if (f) {
 		k = fscanf(f, "%llu", &ns);
 		fclose(f);
-		return k == 1 ? (double)ns / 1e9 : -1;
+		if (k != 1)
+			return -1;
+		main_clock = "schedstat";
+		return (double)ns / 1e9;
 	}
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/stat", pid, pid);
 	f = fopen(path, "r");
@@ -247,6 +256,7 @@ static double main_thread_seconds(long pid)
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
 			 "%llu %llu", &ut, &st) != 2)
 		return -1;
+	main_clock = "ticks";
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
@@ -457,9 +467,10 @@ int main(int argc, char **argv)
 	printf("result written=%llu disabled=%llu failed=%llu seconds=%.4f "
 	       "rate=%.0f target=%llu threads=%d cpu_s=%.4f event_bytes=%ld "
 	       "rec_cpu_s=%.6f rec_steady_cpu_s=%.6f steady_written=%llu "
-	       "rec_steady_main_cpu_s=%.6f\n",
+	       "rec_steady_main_cpu_s=%.6f rec_main_clock=%s\n",
 	       written, disabled, failed, elapsed, (double)written / elapsed,
 	       rate, threads, cpu0, ev_bytes, rec_cpu, steady_cpu,
-	       steady_cpu < 0 ? 0 : written - steady_from, steady_main);
+	       steady_cpu < 0 ? 0 : written - steady_from, steady_main,
+	       steady_main < 0 ? "none" : main_clock);
 	return failed ? 1 : 0;
 }
