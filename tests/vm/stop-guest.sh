@@ -24,7 +24,11 @@
 #    tracepoint line) = events the producer wrote: nothing else writes
 #    that tracepoint, and the producer stopped before the signal, so every
 #    write it counted was made while the tracepoint was recorded.
-# Then once per format, a second SIGINT 50 ms after the first: the
+# Then STOP_NOBARRIER_RUNS more (default 2) per format, unless SANITIZED,
+# with membarrier() refused (tests/vm/nobarrier-preload.c, as a seccomp
+# profile would; this kernel has no seccomp): the stop then pauses instead
+# (settle_writers()), the same checks hold, and ehrecord must have asked
+# for the barrier. Then once per format, a second SIGINT 50 ms after the first: the
 # conversion of what was recorded before the stop ends there, and the
 # file is still complete (exit 0, --strict reads it). The stop latencies
 # are printed (min, median, max per format).
@@ -38,7 +42,11 @@ rec=$build/tools/ehrecord
 dec=$build/tools/ehdecode
 load=$build/bench/live-load
 switches=$build/tests/vm/vm-switches
+nobarrier=$build/tests/vm/.libs/libnobarrier.so
 runs=${STOP_RUNS:-12}
+nobarrier_runs=${STOP_NOBARRIER_RUNS:-2}
+# (ASan wants its runtime first of the libraries: no preload there)
+[ "${2:-0}" = 1 ] && nobarrier_runs=0
 t=/tmp/stop
 mkdir -p $t && cd $t || exit 1
 TEST_TIMES=1
@@ -57,14 +65,19 @@ load_start() {
 	done
 }
 
-# one_run FORMAT N: a line "ok"/"FAIL" and the latency in lat.FORMAT
+# one_run FORMAT N [nobarrier]: a line "ok"/"FAIL" and the latency in
+# lat.FORMAT; with "nobarrier", membarrier() refused to ehrecord
 one_run() {
 	local fmt=$1 n=$2 out=$t/run.$1.$2 rpid spid lpid delay written rc
-	local t0 lat decoded late drc lost what ring=()
+	local t0 lat decoded late drc lost what ring=() env=() refused=
 
 	rm -f "$out".*
 	[ $((n % 2)) = 0 ] && ring=(--buffer-size 64)
-	"$rec" -q -F "$fmt" -o "$out.trace" "${ring[@]}" -g \
+	if [ "${3:-}" = nobarrier ]; then
+		env=(env LD_PRELOAD="$nobarrier" NOBARRIER_LOG="$out.mb")
+		refused=", membarrier refused"
+	fi
+	"${env[@]}" "$rec" -q -F "$fmt" -o "$out.trace" "${ring[@]}" -g \
 		-e sched:sched_switch -e EhBench_L4K1 2>"$out.err" &
 	rpid=$!
 	"$switches" 0 >"$out.sw" 2>&1 &
@@ -85,9 +98,13 @@ one_run() {
 	kill $spid 2>/dev/null
 	wait $spid
 	echo "$lat" >>"$t/lat.$fmt"
-	what="$fmt run $n (${ring[*]:-1 MiB rings}, stopped $delay s into the load, $written written)"
+	what="$fmt run $n (${ring[*]:-1 MiB rings}$refused, stopped $delay s into the load, $written written)"
 	if [ "$rc" != 0 ]; then
 		bad "$what: ehrecord exit $rc: $(head -n 3 "$out.err")"
+		return
+	fi
+	if [ -n "$refused" ] && ! [ -s "$out.mb" ]; then
+		bad "$what: ehrecord's stop asked for no membarrier()"
 		return
 	fi
 	if ! awk -v l="$lat" -v m="$limit" 'BEGIN { exit !(l < m) }'; then
@@ -177,6 +194,9 @@ for fmt in nettrace perf; do
 	: >"$t/lat.$fmt"
 	for n in $(seq "$runs"); do
 		one_run "$fmt" "$n"
+	done
+	for n in $(seq $((runs + 1)) $((runs + nobarrier_runs))); do
+		one_run "$fmt" "$n" nobarrier
 	done
 	sort -n "$t/lat.$fmt" | awk -v f="$fmt" '
 		{ v[NR] = $1 }

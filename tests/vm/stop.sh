@@ -14,5 +14,5 @@ vm_require
 
 build=${EH_BUILDDIR:-$PWD}
 vm_need "$build" tools/ehrecord tools/ehdecode bench/live-load \
-	tests/vm/vm-switches
+	tests/vm/vm-switches tests/vm/.libs/libnobarrier.so
 vm_guest 900 "$vm_srcdir/stop-guest.sh" "$build" "${EH_SANITIZED:-0}"
