@@ -28,10 +28,11 @@
 # with membarrier() refused (tests/vm/nobarrier-preload.c, as a seccomp
 # profile would; this kernel has no seccomp): the stop then pauses instead
 # (settle_writers()), the same checks hold, and ehrecord must have asked
-# for the barrier. Then once per format, a second SIGINT 50 ms after the first: the
-# conversion of what was recorded before the stop ends there, and the
-# file is still complete (exit 0, --strict reads it). The stop latencies
-# are printed (min, median, max per format).
+# for the barrier and then paused. Once per format, before the runs, a
+# second SIGINT 50 ms after the first: the conversion of what was
+# recorded before the stop ends there, and the file is still complete
+# (exit 0, --strict reads it). The stop latencies are printed (min,
+# median, max per format).
 # Exit status 0 only if every check passed.
 set -u
 
@@ -103,8 +104,13 @@ one_run() {
 		bad "$what: ehrecord exit $rc: $(head -n 3 "$out.err")"
 		return
 	fi
-	if [ -n "$refused" ] && ! [ -s "$out.mb" ]; then
+	if [ -n "$refused" ] && ! grep -q '^membarrier refused$' "$out.mb"; then
 		bad "$what: ehrecord's stop asked for no membarrier()"
+		return
+	fi
+	if [ -n "$refused" ] &&
+	   ! grep -A1 '^membarrier refused$' "$out.mb" | grep -q '^paused [1-9]'; then
+		bad "$what: ehrecord's stop did not pause after membarrier() was refused"
 		return
 	fi
 	if ! awk -v l="$lat" -v m="$limit" 'BEGIN { exit !(l < m) }'; then
