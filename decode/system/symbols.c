@@ -10,9 +10,10 @@
  * it), sorted by address with one symbol per address: the file's .symtab;
  * without one, those of its separate debug file (found by build id, then
  * by .gnu_debuglink: see read_debug_file()); without that, its .dynsym
- * with the symbols of its .gnu_debugdata (xz, liblzma). A table keeps
- * addresses only: a name is read from the file's string table when it is
- * first asked for (see struct symtab), so that a large C++ program costs
+ * with the symbols of its .gnu_debugdata (xz, liblzma); and, from the
+ * file's own code, its PLT entries as "name@plt" (read_plt()). A table
+ * keeps addresses only: a name is read from the file's string table when
+ * it is first asked for (see struct symtab), so that a large C++ program costs
  * 16 bytes a function and its names are not all demangled. Files are
  * closed once read; only the last few that names were read from stay
  * open (SRC_FDS), so that many mapped files cost no file descriptors. A
@@ -881,6 +882,209 @@ static int read_debugdata(struct file *f, Elf *elf)
 	return err;
 }
 
+/* ---- PLT entries ---- */
+
+#define PLT_ENTRY_MIN 8		/* bytes: .plt.got's, without IBT */
+#define PLT_ENTRY_MAX 64
+
+/* A GOT slot, and the .dynsym entry of the function it holds. */
+struct got_slot {
+	uint64_t addr;
+	size_t sym;
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct got_slot *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * The GOT slots that @elf's x86-64 PLT entries jump through: the places of
+ * its R_X86_64_JUMP_SLOT (.rela.plt) and R_X86_64_GLOB_DAT (.rela.dyn,
+ * for .plt.got) relocations, sorted, in *@slots (*@n; NULL, 0 when none),
+ * their symbols entries of the table at *@symtab.
+ */
+static int got_slots(Elf *elf, struct got_slot **slots, size_t *n,
+		     Elf_Scn **symtab)
+{
+	Elf_Scn *scn = NULL;
+	struct got_slot *v = NULL;
+	size_t cap = 0, i, count;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	GElf_Rela r;
+
+	*slots = NULL;
+	*n = 0;
+	*symtab = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		/* (the relocations of one symbol table: .dynsym) */
+		if (!*symtab)
+			*symtab = elf_getscn(elf, sh.sh_link);
+		if (!*symtab || elf_ndxscn(*symtab) != sh.sh_link)
+			continue;
+		count = data->d_size / sh.sh_entsize;
+		for (i = 0; i < count && i <= INT_MAX; i++) {
+			if (!gelf_getrela(data, (int)i, &r))
+				break;
+			if (GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT &&
+			    GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT)
+				continue;
+			if (!GELF_R_SYM(r.r_info))
+				continue;
+			if (ehd__grow(&v, &cap, *n + 1, sizeof(*v))) {
+				free(v);
+				*n = 0;
+				return -ENOMEM;
+			}
+			v[*n].addr = r.r_offset;
+			v[(*n)++].sym = GELF_R_SYM(r.r_info);
+		}
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), slot_cmp);
+	*slots = v;
+	return 0;
+}
+
+/*
+ * The GOT slot that the x86-64 PLT entry at @addr (@p, @n bytes) jumps
+ * through with its "jmp *disp32(%rip)" (ff 25): at its start, after a bnd
+ * prefix (f2), after an endbr64 (f3 0f 1e fa), or after both. 0 when it
+ * has no such jump: the lazy PLT's first entry, and the lazy stubs of an
+ * IBT PLT (whose calls go through .plt.sec).
+ */
+static uint64_t x86_64_plt_slot(const uint8_t *p, size_t n, uint64_t addr)
+{
+	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	size_t k;
+
+	for (k = 0; k <= 5 && k + 6 <= n; k++) {
+		if (k == 2 || k == 3)
+			continue;
+		if (k >= 4 && memcmp(p, endbr64, sizeof(endbr64)))
+			continue;
+		if ((k == 1 || k == 5) && p[k - 1] != 0xf2)
+			continue;
+		if (p[k] == 0xff && p[k + 1] == 0x25) {
+			int32_t disp = (int32_t)ehd__get32(p + k + 2);
+
+			return addr + k + 6 + (uint64_t)(int64_t)disp;
+		}
+	}
+	return 0;
+}
+
+/* Whether section @name holds PLT entries. */
+static bool is_plt(const char *name)
+{
+	return !strcmp(name, ".plt") || !strcmp(name, ".plt.sec") ||
+	       !strcmp(name, ".plt.got");
+}
+
+/* "NAME@plt", NAME being @name as name_dup() gives it; NULL: no memory. */
+static char *plt_name(const char *name, bool demangle)
+{
+	char *plain = name_dup(name, demangle), *full;
+	size_t len;
+
+	if (!plain)
+		return NULL;
+	len = strlen(plain);
+	full = realloc(plain, len + sizeof("@plt"));
+	if (!full) {
+		free(plain);
+		return NULL;
+	}
+	memcpy(full + len, "@plt", sizeof("@plt"));
+	return full;
+}
+
+/*
+ * The entries of @elf's PLT sections (.plt, .plt.sec, .plt.got) named as
+ * the function each jumps to, "name@plt" (as perf and objdump name them),
+ * added to @f: a sample in a call's stub is otherwise taken for the end
+ * of the symbol before (_init). The slot an entry jumps through is read
+ * from its code, not assumed from its place, so the order of the
+ * relocations does not matter. x86-64 only; elsewhere, and for an entry
+ * without a jump of the kind (the lazy PLT's first one), nothing. Its
+ * code is that of the file run: a separate debug file has none.
+ * Return: 0, or -ENOMEM.
+ */
+static int read_plt(struct file *f, Elf *elf)
+{
+	struct symtab *t = &f->syms;
+	size_t nslots, shstrndx, nsyms, ent, off;
+	struct got_slot *slots, key, *hit;
+	const uint8_t *code;
+	Elf_Data *data, *symdata;
+	Elf_Scn *scn = NULL, *symscn;
+	GElf_Shdr sh, symsh;
+	const char *name;
+	size_t added = 0;
+	GElf_Ehdr eh;
+	GElf_Sym sym;
+	int err;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
+	    elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	err = got_slots(elf, &slots, &nslots, &symscn);
+	if (err || !nslots || !gelf_getshdr(symscn, &symsh) ||
+	    !symsh.sh_entsize || !(symdata = elf_getdata(symscn, NULL))) {
+		free(slots);
+		return err;
+	}
+	nsyms = symdata->d_size / symsh.sh_entsize;
+	while (!err && (scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || !is_plt(name))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf)
+			continue;
+		code = data->d_buf;
+		ent = sh.sh_entsize >= PLT_ENTRY_MIN &&
+		      sh.sh_entsize <= PLT_ENTRY_MAX ? sh.sh_entsize : 16;
+		for (off = 0; off + ent <= data->d_size; off += ent) {
+			key.addr = x86_64_plt_slot(code + off, ent,
+						   sh.sh_addr + off);
+			hit = key.addr ? bsearch(&key, slots, nslots,
+						 sizeof(*slots), slot_cmp) :
+					 NULL;
+			if (!hit || hit->sym >= nsyms || hit->sym > INT_MAX ||
+			    !gelf_getsym(symdata, (int)hit->sym, &sym))
+				continue;
+			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			err = symtab_grow(t);
+			if (err)
+				break;
+			err = sym_keep(t, symtab_push(t, sh.sh_addr + off, ent,
+						      0, 1),
+				       plt_name(name, f->demangle));
+			if (err) {
+				t->n--;
+				break;
+			}
+			added++;
+		}
+	}
+	free(slots);
+	if (added)
+		symtab_finish(t);
+	return err;
+}
+
 /*
  * Open @f->path as ELF (*@fd and *@elf, for elf_end() and close()).
  * Return: 0, -ENOENT (not readable, not ELF), -EAGAIN (not now: out of
@@ -974,6 +1178,8 @@ static int symbols_of(struct file *f, Elf *elf, int fd)
 		if (!err && !find_symtab(elf, SHT_SYMTAB, &sh))
 			err = read_debugdata(f, elf);
 	}
+	if (!err)
+		err = read_plt(f, elf);
 	if (!err)
 		end_sizeless(f);
 	if (err)

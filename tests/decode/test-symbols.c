@@ -2,8 +2,8 @@
 /*
  * test-symbols - function names of addresses: a function of this test
  * found through /proc/self/maps as a stack would give it, a libc function,
- * missing and damaged files, the build id, and /proc/kallsyms when it
- * gives addresses.
+ * missing and damaged files, the build id, PLT entries, and /proc/kallsyms
+ * when it gives addresses.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -412,6 +412,84 @@ static void build_id(void **state)
 	ehd__syms_free(sy);
 }
 
+/*
+ * Every PLT entry objdump names "NAME@plt" in @path is NAME@plt to us too,
+ * 2 bytes in. Returns the entries compared (of section @sec in *@in_sec),
+ * or -1 when objdump is missing.
+ */
+static int plt_like_objdump(struct ehd__syms *sy, const char *path,
+			    const char *sec, int *in_sec)
+{
+	char cmd[PATH_MAX + 64], line[1024], want[512], section[64] = "";
+	unsigned long long addr;
+	struct ehd__sym s;
+	uint64_t off;
+	int n = 0, k;
+	FILE *f;
+
+	*in_sec = 0;
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d -C --no-show-raw-insn '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Disassembly of section %63[^:]:", section) == 1)
+			continue;
+		if (sscanf(line, "%llx <%n", &addr, &k) != 1 ||
+		    !strstr(line, "@plt>:"))
+			continue;
+		snprintf(want, sizeof(want), "%.*s", (int)(strstr(line, ">:") -
+			 (line + k)), line + k);
+		assert_int_equal(ehd__syms_file_offset(sy, path, addr, &off), 0);
+		assert_int_equal(ehd__syms_file(sy, path, off + 2, &s), 0);
+		if (!s.name || strcmp(s.name, want) || s.offset != 2)
+			fail_msg("%s: %llx in %s: %s+%llu, objdump says %s",
+				 path, addr, section, s.name ? s.name : "(none)",
+				 (unsigned long long)s.offset, want);
+		n++;
+		*in_sec += !strcmp(section, sec);
+	}
+	return pclose(f) == 0 || n ? n : -1;
+}
+
+/*
+ * A call's PLT entry is named as the function it jumps to, "NAME@plt", as
+ * objdump and perf name it, not as the end of the symbol before it
+ * (_init): our own (lazy .plt and .plt.got), and tests/decode/plt-ibt's
+ * (IBT, .plt.sec).
+ */
+static void plt_entries(void **state)
+{
+	struct ehd__syms *sy = ehd__syms_new();
+	const char *dir = getenv("EH_BUILDDIR");
+	char exe[PATH_MAX], ibt[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int n, in_sec;
+
+	(void)state;
+	assert_non_null(sy);
+	assert_true(len > 0);
+	exe[len] = 0;
+	n = plt_like_objdump(sy, exe, ".plt", &in_sec);
+	if (n < 0) {
+		print_message("objdump not found: PLT entries not compared\n");
+		ehd__syms_free(sy);
+		return;
+	}
+	assert_true(in_sec >= 5);
+	snprintf(ibt, sizeof(ibt), "%s/tests/decode/plt-ibt",
+		 dir ? dir : ".");
+	if (access(ibt, X_OK)) {
+		print_message("%s not built: no IBT PLT compared\n", ibt);
+	} else {
+		n = plt_like_objdump(sy, ibt, ".plt.sec", &in_sec);
+		assert_true(n >= 2);
+		assert_true(in_sec >= 2);
+	}
+	ehd__syms_free(sy);
+}
+
 /* The address of text symbol "schedule" in kallsyms; 0 when hidden. */
 static int kallsyms_schedule(uint64_t *addr)
 {
@@ -475,6 +553,7 @@ int main(void)
 		cmocka_unit_test(names_on_demand),
 		cmocka_unit_test(damaged_files),
 		cmocka_unit_test(build_id),
+		cmocka_unit_test(plt_entries),
 		cmocka_unit_test(kernel),
 	};
 
