@@ -24,6 +24,7 @@
 #ifndef EHD_SYMBOLS_H
 #define EHD_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 

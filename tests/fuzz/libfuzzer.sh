@@ -9,7 +9,8 @@
 # fuzz-writers, nettrace files for fuzz-nettrace and fuzz-writers: those
 # of conformance/nettrace and the corpus converted by EHDECODE, default
 # ./tools/ehdecode; Heph traces for fuzz-heph and fuzz-writers: the
-# corpus converted the same way and the format specification's example).
+# corpus converted the same way and the format specification's example;
+# this build's examples/spin, whole and stripped, for fuzz-symbols).
 # Prints the executions run and the coverage reached.
 #
 # With FUZZ_MERGE=1, what each run found is merged into its in-tree
@@ -72,8 +73,10 @@ run() {
 	mkdir -p "$out/corpus-$name"
 	how=(-max_total_time="$secs")
 	[ -z "${FUZZ_RUNS:-}" ] || how=(-runs="$FUZZ_RUNS" -timeout=30)
+	# (fuzz-symbols has no in-tree corpus: its seeds are built here)
+	[ -d "$tree" ] || tree=
 	"$out/$name" "${how[@]}" ${FUZZ_FLAGS:-} -print_final_stats=1 -rss_limit_mb=4096 \
-		-artifact_prefix="$out/$name-" "$out/corpus-$name" "$tree" "$@" \
+		-artifact_prefix="$out/$name-" "$out/corpus-$name" ${tree:+"$tree"} "$@" \
 		>"$out/$name.log" 2>&1 || rc=$?
 	grep -E 'ERROR|SUMMARY|runtime error' "$out/$name.log" | head -n 5 || true
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log" | tail -n 1)
@@ -88,7 +91,7 @@ run() {
 	[ -n "$execs" ] ||
 		{ echo "libfuzzer: $name did not finish"; tail -n 30 "$out/$name.log"; exit 1; }
 	echo "libfuzzer: $name: $execs executions, $cov"
-	[ "${FUZZ_MERGE:-0}" = 1 ] || return 0
+	[ "${FUZZ_MERGE:-0}" = 1 ] && [ -n "$tree" ] || return 0
 	rm -rf "$out/merged-$name"
 	mkdir "$out/merged-$name"
 	"$out/$name" -merge=1 -max_len=65536 -rss_limit_mb=4096 \
@@ -146,5 +149,12 @@ run fuzz-heph "$out/seeds-heph"
 run fuzz-format
 # The writers: the inputs of every reader.
 run fuzz-writers "$out/seeds-reader" "$out/seeds-nettrace" "$out/seeds-heph"
+# The ELF symbol reader: this build's examples/spin, whole and stripped.
+mkdir -p "$out/seeds-symbols"
+if [ -r examples/spin ]; then
+	cp examples/spin "$out/seeds-symbols/spin"
+	objcopy --strip-all examples/spin "$out/seeds-symbols/stripped" 2>/dev/null || true
+fi
+run fuzz-symbols "$out/seeds-symbols"
 echo "libfuzzer: outputs in $out"
 [ ${#failed[@]} -eq 0 ] || { echo "libfuzzer: FAILED: ${failed[*]}"; exit 1; }

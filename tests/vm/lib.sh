@@ -17,10 +17,11 @@
 #	                       they are under /tmp, which the guest replaces.
 #	vm_need DIR FILE...    exit 99 (ERROR) unless each DIR/FILE is an
 #	                       executable (make check builds them)
-#	vm_guest SECONDS SCRIPT [ARG]...
+#	vm_guest [-e NAME]... SECONDS SCRIPT [ARG]...
 #	                       boot once and run "bash SCRIPT ARG..." there,
-#	                       for at most SECONDS; say how long it took and
-#	                       exit with its status
+#	                       for at most SECONDS, with each variable NAME
+#	                       that is set here set there too; say how long
+#	                       it took and exit with its status
 
 vm_srcdir=${EH_SRCDIR:+$EH_SRCDIR/tests/vm}
 vm_srcdir=${vm_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
@@ -57,10 +58,15 @@ vm_need() {
 }
 
 vm_guest() {
-	local limit=$1 started=$SECONDS rc
+	local envs=() limit started=$SECONDS rc
 
+	while [ "${1:-}" = -e ]; do
+		envs+=(-e "$2")
+		shift 2
+	done
+	limit=$1
 	shift
-	vm_run -t "$limit" -- /bin/bash "$@"
+	vm_run "${envs[@]}" -t "$limit" -- /bin/bash "$@"
 	rc=$?
 	echo "$(basename "$0"): VM run took $((SECONDS - started)) s, exit status $rc"
 	exit $rc

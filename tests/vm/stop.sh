@@ -15,4 +15,6 @@ vm_require
 build=${EH_BUILDDIR:-$PWD}
 vm_need "$build" tools/ehrecord tools/ehdecode bench/live-load \
 	tests/vm/vm-switches tests/vm/.libs/libnobarrier.so
-vm_guest 900 "$vm_srcdir/stop-guest.sh" "$build" "${EH_SANITIZED:-0}"
+# (STOP_RUNS and STOP_NOBARRIER_RUNS, when set, go to the guest)
+vm_guest -e STOP_RUNS -e STOP_NOBARRIER_RUNS 900 \
+	"$vm_srcdir/stop-guest.sh" "$build" "${EH_SANITIZED:-0}"
