@@ -10,8 +10,9 @@ only, when given) in a mapping whose ProcessMappingMetadata has a build id
 and p_vaddr: PerfView finds the function at
     address - mapping start + (p_vaddr rounded down to the page)
 in the ELF file of that build id. Here the file is the mapping's FileName
-or, without a symbol table, its debug file under /usr/lib/debug/.build-id;
-its functions come from nm. Prints the frames looked up and those whose
+when its build id is that one (readelf -n) or, when it is not or has no
+symbol table, its debug file under /usr/lib/debug/.build-id; its
+functions come from nm. Prints the frames looked up and those whose
 function differs from the trace's (ProcessSymbol) name; exit status 1 if
 any differs, or if no frame could be looked up.
 """
@@ -41,12 +42,24 @@ def functions(path, cache={}):
     return funcs
 
 
+def file_build_id(path, cache={}):
+    """The GNU build id of ELF file @path as readelf -n gives it, or None."""
+    if path not in cache:
+        out = subprocess.run(["readelf", "-n", path], capture_output=True,
+                             text=True).stdout
+        m = re.search(r"Build ID: *([0-9a-f]+)", out)
+        cache[path] = m.group(1) if m else None
+    return cache[path]
+
+
 def lookup(path, build_id, addr):
-    """The names of the functions covering @addr in @path or its debug file."""
+    """The names of the functions covering @addr in the file of @build_id:
+    @path when it is that file (not another one there now, or in another
+    mount namespace), else its debug file."""
     names = set()
     for f in (path, "/usr/lib/debug/.build-id/%s/%s.debug" %
               (build_id[:2], build_id[2:])):
-        if os.path.exists(f):
+        if os.path.exists(f) and file_build_id(f) == build_id:
             for start, end, name in functions(f):
                 if start <= addr < end:
                     names.add(name.split("@")[0])
