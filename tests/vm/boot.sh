@@ -4,9 +4,9 @@
 # boot.sh - run-in-vm.sh itself: the command's exit status comes back out
 # of the guest, and a boot that has not started the command in time
 # (EH_VM_START_LIMIT seconds; 0 here, so that no boot can be that quick)
-# is started again twice, then given up with status 125 and the reason;
-# a qemu stopped at once leaves the next boot its folder, and nothing
-# running;
+# is started again twice, then given up with status 125 and the reason,
+# also when the time limit is shorter (at half of it); a qemu stopped at
+# once leaves the next boot its folder, and nothing running;
 # a limit that is not a number is refused.
 # Skips (77) without a kernel or QEMU, except in CI.
 set -u -o pipefail
@@ -54,6 +54,16 @@ if [ "$rc" != 125 ] || [ "$again" != 2 ] || [ "$left" != 0 ] ||
 	bad "a qemu stopped at once: status $rc, $again retries, $left left running: $(head -n 5 <<<"$out")"
 else
 	ok "a qemu stopped at once, three times: status 125, its folder kept, none left"
+fi
+# A time limit shorter than the start limit: a hung boot (the fake qemu)
+# is still found, at half the time limit, and booted again.
+out=$(PATH=$fake:$PATH EH_VM_START_LIMIT= vm_run -t 6 -- /bin/true 2>&1)
+rc=$?
+again=$(grep -c "had not started the command 3 s after qemu did; booting again" <<<"$out")
+if [ "$rc" != 125 ] || [ "$again" != 2 ]; then
+	bad "a hung boot under -t 6: status $rc, $again retries: $(head -n 5 <<<"$out")"
+else
+	ok "a hung boot under -t 6: found after 3 s, booted 3 times, then status 125"
 fi
 out=$(EH_VM_START_LIMIT=soon vm_run -t 120 -- /bin/true 2>&1)
 rc=$?

@@ -34,8 +34,8 @@
 #
 # A qemu that crashes before the command starts, a guest with a CPU that
 # does not wake from a sleep, or a guest that has not started the command
-# $EH_VM_START_LIMIT seconds (default 180) after qemu did (a boot that
-# hung), is started again (twice at most).
+# $EH_VM_START_LIMIT seconds (default 180, at most half the time limit)
+# after qemu did (a boot that hung), is started again (twice at most).
 #
 # Exit status: the command's; 124 if the time limit was hit; 125 if the VM
 # could not be started or ended without running the command (the end of
@@ -125,6 +125,9 @@ fi
 [[ $cpus =~ ^[1-9][0-9]*$ ]] || fail "-c wants a number of CPUs, not '$cpus'"
 [[ $start_limit =~ ^[0-9]+$ ]] ||
 	fail "EH_VM_START_LIMIT wants seconds, not '$start_limit'"
+# A hung boot is found before the time limit ends it, so that it is
+# tried again: at half the limit at the latest.
+[ "$start_limit" -le $((limit / 2)) ] || start_limit=$((limit / 2))
 
 # Host paths must survive being written into shell snippets and 9p options.
 real_dir() {
