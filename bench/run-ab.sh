@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# run-ab.sh - is build B's nettrace converter cheaper than build A's? The
-# steady CPU per event of ehrecord's main thread (where it converts), the
-# two builds recording the same load in turns in the test VM.
+# run-ab.sh - is build B's nettrace recording cheaper than build A's? The
+# steady CPU per event of ehrecord's main thread (where it converts), or
+# of the whole process, the two builds recording the same load in turns
+# in the test VM.
 #
 # usage: run-ab.sh BUILD_A BUILD_B         boots the test VM, runs the rest there
 #        run-ab.sh --guest BUILD_A BUILD_B in the guest (root, user_events)
@@ -30,6 +31,9 @@
 #   AB_PAIRS         pairs of runs (default 8)
 #   AB_ENV_B         NAME=VALUE words for B's ehrecord's environment (an
 #                    experiment switched by a variable in one build)
+#   AB_WHAT          main (default): the main thread, the converter;
+#                    process: every thread (the drain thread too), for a
+#                    change on the drain's side
 #
 # Exit status: 0; 1 if a run failed; 2 for a usage error; 77 with no VM
 # kernel or QEMU, or no user_events in the guest.
@@ -40,6 +44,12 @@ rate=${AB_RATE:-50000}
 secs=${AB_SECONDS:-5}
 warm=${AB_WARM:-1.5}
 pairs=${AB_PAIRS:-8}
+what=${AB_WHAT:-main}
+case $what in
+main) field=rec_steady_main_cpu_s ;;
+process) field=rec_steady_cpu_s ;;
+*) echo "$me: AB_WHAT is main or process, not '$what'" >&2; exit 2 ;;
+esac
 for v in "$rate" "$secs" "$pairs"; do
 	case $v in
 	''|*[!0-9]*|0) echo "$me: AB_RATE, AB_SECONDS and AB_PAIRS are positive numbers, not '$v'" >&2
@@ -65,7 +75,7 @@ if [ "${1:-}" != --guest ]; then
 	exec /bin/bash "$runner" -k "$kernel" "${trees[@]}" -T \
 		-t $((pairs * (2 * secs + 10) + 120)) \
 		-e AB_RATE="$rate" -e AB_SECONDS="$secs" -e AB_WARM="$warm" \
-		-e AB_PAIRS="$pairs" -e AB_ENV_B="${AB_ENV_B:-}" -- \
+		-e AB_PAIRS="$pairs" -e AB_ENV_B="${AB_ENV_B:-}" -e AB_WHAT="$what" -- \
 		/bin/bash "$srcdir/bench/run-ab.sh" --guest "$a" "$b"
 fi
 
@@ -96,7 +106,7 @@ run() {
 	kill -INT $pid
 	wait $pid || { echo "$me: $name: ehrecord failed: $(cat $work/err)" >&2; return 1; }
 	rm -f $work/out.nettrace
-	cpu=$(sed -n 's/.* rec_steady_main_cpu_s=\([-0-9.]*\).*/\1/p' <<<"$res")
+	cpu=$(sed -n "s/.* $field=\\([-0-9.]*\\).*/\\1/p" <<<"$res")
 	n=$(sed -n 's/.* steady_written=\([0-9]*\).*/\1/p' <<<"$res")
 	awk -v name="$name" -v c="${cpu:--1}" -v n="${n:-0}" 'BEGIN {
 		if (c < 0 || n <= 0) exit 1
@@ -104,7 +114,7 @@ run() {
 		{ echo "$me: $name: no CPU time from live-load: $res" >&2; return 1; }
 }
 
-echo "== converter CPU per event (main thread, steady), $rate events/s, $pairs pairs"
+echo "== CPU per event ($what: $field, steady), $rate events/s, $pairs pairs"
 echo "A: $a"
 echo "B: $b${AB_ENV_B:+ with $AB_ENV_B}"
 read -r -a envb <<<"${AB_ENV_B:-}"
