@@ -22,9 +22,9 @@
 # All with a 1 MiB ring per CPU: ehrecord's default, and -m 256 pages of 4
 # KiB for perf (whose default is 512 KiB, from perf_event_mlock_kb). Each
 # is started before the load and stopped with SIGINT 0.2 s after it. The
-# rings wake the reader when half full, in all three (ehrecord writing a
-# file, as perf record; a quarter with a latency bound, for pipes and
-# ehdecode -e). A holder process
+# rings wake the reader when half full in perf record and -F perf,
+# three quarters full in nettrace (its drain copies to memory), and a
+# quarter with a latency bound (pipes and ehdecode -e). A holder process
 # (live-load -H) keeps the tracepoint registered, as perf record needs it
 # to exist. The recorders run one after the other at each rung, so that
 # their numbers come from the same minute; the rung "max" writes as fast

@@ -3,8 +3,8 @@
  * drain.h - the thread that empties a live session's rings (libehdecode,
  * private)
  *
- * It does nothing else: it waits until a ring is a quarter full (the
- * kernel's wake-up) or a timeout, copies what every ring holds as it is
+ * It does nothing else: it waits until the kernel wakes it (a ring filled
+ * to its watermark, see wakeup_bytes() in session.c) or a timeout, copies what every ring holds as it is
  * (whole records, never parsed; into a file, the samples among them are
  * counted by their headers) to a sink, gives the space back to the kernel
  * (data_tail) and ends the pass with a FINISHED_ROUND record. A

@@ -91,8 +91,8 @@ took "ehdecode -e --duration 1" 2 "$dec" -F jsonl --duration 1 -e sched:sched_sw
 grep -q '"n":"sched:sched_switch"' "$tmp/dur.out" &&
 	ok "ehdecode -e --duration: events" || bad "ehdecode -e --duration: no events"
 
-# A file read after the recording: the rings are emptied when half full
-# and the tool does not wake every 100 ms for nothing (perf record's way:
+# A file read after the recording: the rings are emptied when half (or
+# three quarters) full and the tool does not wake every 100 ms for nothing (perf record's way:
 # 2 s of a quiet recording cost about 40 wake-ups before); what came
 # meanwhile is taken at the stop.
 wakeups() {	# wakeups PID: the voluntary context switches of its threads
