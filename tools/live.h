@@ -65,8 +65,8 @@ struct live_opts {
 	 * Nothing reads the output while recording (a file, not a series,
 	 * and no conversion that reads /proc as it goes): the rings are
 	 * emptied when half full (three quarters for a nettrace; not every
-	 * 100 ms) and the tool wakes once
-	 * a second when nothing else needs it sooner.
+	 * 100 ms) and the tool wakes once a second when nothing else needs
+	 * it sooner.
 	 */
 	bool read_after;
 	/*

@@ -4,13 +4,13 @@
  * private)
  *
  * It does nothing else: it waits until the kernel wakes it (a ring filled
- * to its watermark, see wakeup_bytes() in session.c) or a timeout, copies what every ring holds as it is
- * (whole records, never parsed; into a file, the samples among them are
- * counted by their headers) to a sink, gives the space back to the kernel
- * (data_tail) and ends the pass with a FINISHED_ROUND record. A
- * sink is either a spool (spool.h), read by a consumer in another thread,
- * or a file descriptor, written with one writev() per pass straight from
- * the rings, as perf record does.
+ * to its watermark, see wakeup_bytes() in session.c) or a timeout,
+ * copies what every ring holds as it is (whole records, never parsed;
+ * into a file, the samples among them are counted by their headers) to a
+ * sink, gives the space back to the kernel (data_tail) and ends the pass
+ * with a FINISHED_ROUND record. A sink is either a spool (spool.h), read
+ * by a consumer in another thread, or a file descriptor, written with one
+ * writev() per pass straight from the rings, as perf record does.
  *
  * Records that describe the session (attrs, formats) are handed over with
  * ehd__drain_side_locked() and go out at the start of the next pass,

@@ -92,8 +92,9 @@ grep -q '"n":"sched:sched_switch"' "$tmp/dur.out" &&
 	ok "ehdecode -e --duration: events" || bad "ehdecode -e --duration: no events"
 
 # A file read after the recording: the rings are emptied when half (or
-# three quarters) full and the tool does not wake every 100 ms for nothing (perf record's way:
-# 2 s of a quiet recording cost about 40 wake-ups before); what came
+# three quarters) full and the tool does not wake every 100 ms for
+# nothing (perf record's way: 2 s of a quiet recording cost about 40
+# wake-ups before); what came
 # meanwhile is taken at the stop.
 wakeups() {	# wakeups PID: the voluntary context switches of its threads
 	cat /proc/"$1"/task/*/status 2>/dev/null |

@@ -4,8 +4,8 @@
 # record.sh - ehrecord -p, --children, --duration, --max-size,
 # --switch-output, -o -, the summary's count, --filter and the drain's
 # wakes on a real user_events kernel: boots the test kernel once and runs
-# record-guest.sh there (see its header for the checks). Skips (77) without a kernel or
-# QEMU, except in CI.
+# record-guest.sh there (see its header for the checks). Skips (77)
+# without a kernel or QEMU, except in CI.
 set -u -o pipefail
 
 # shellcheck source=tests/vm/lib.sh

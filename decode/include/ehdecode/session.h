@@ -342,12 +342,13 @@ EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
  *	is half full (its wakeup watermark; a quarter with a bound) and at
  *	the stop, as perf record does; three quarters full when what is
  *	taken goes to the spool, not a file (a copy to memory is done long
- *	before the last quarter fills, and fewer wakes cost less). What is read as the recording runs
- *	(ehd_session_read(), a pipe) wants a bound, as does a reader that
- *	looks processes up in /proc as it converts (EHD_READER_SYSTEM: a
- *	process gone by then is read without its files' names); a file
- *	read once the recording has ended does not, and with none the
- *	thread does not wake at all while the rings fill slowly.
+ *	before the last quarter fills, and fewer wakes cost less). What is
+ *	read as the recording runs (ehd_session_read(), a pipe) wants a
+ *	bound, as does a reader that looks processes up in /proc as it
+ *	converts (EHD_READER_SYSTEM: a process gone by then is read without
+ *	its files' names); a file read once the recording has ended does
+ *	not, and with none the thread does not wake at all while the rings
+ *	fill slowly.
  *
  * Return: 0, -EINVAL below -1, -EBUSY once started.
  */
