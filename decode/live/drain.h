@@ -4,7 +4,7 @@
  * private)
  *
  * It does nothing else: it waits until the kernel wakes it (a ring filled
- * to its watermark, see wakeup_bytes() in session.c) or a timeout,
+ * to its watermark, ehd__drain_watermark()) or a timeout,
  * copies what every ring holds as it is (whole records, never parsed;
  * into a file, the samples among them are counted by their headers) to a
  * sink, gives the space back to the kernel (data_tail) and ends the pass
@@ -160,6 +160,22 @@ int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n,
 
 /* ehd__sink_put() - ehd__sink_writev() of one piece, committed. */
 int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);
+
+/*
+ * ehd__drain_watermark() - how much is written to a ring before the
+ * kernel wakes the drain thread (however much was taken since)
+ * @size: a ring's data bytes
+ * @nrings: the rings, at most
+ * @bounded: a latency bound is set (a reader waits for the data)
+ * @spool: where the data go: 0 a file, else the spool's bound in bytes
+ *	(memory and disk)
+ *
+ * Return: a quarter of @size when @bounded; without a bound half into a
+ * file, as perf record, and three quarters into a spool of at least two
+ * such passes over every ring (else half).
+ */
+size_t ehd__drain_watermark(size_t size, size_t nrings, bool bounded,
+			    uint64_t spool);
 
 /* A ring as the drain thread sees it. */
 struct ehd__drain_ring {

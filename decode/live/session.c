@@ -150,6 +150,7 @@ struct ehd_session {
 	struct ehd_buf meta;	/* normal mode: descriptions, for the end */
 	size_t spool_mem;
 	uint64_t spool_disk;
+	size_t wakeup;		/* the rings' ehd__drain_watermark() */
 	char *spool_dir;
 	struct ehd__spool *spool;
 	struct ehd__sink sink;
@@ -678,24 +679,6 @@ static int perf_open_into(struct perf_event_attr *a, pid_t pid, int cpu,
 	return *later ? perf_open(a, pid, cpu) : fd;
 }
 
-/*
- * The drain thread is woken each time this much has been written to a
- * ring (however much was taken since): a quarter of it with a latency
- * bound. With none (a file read afterwards), half into a file, as perf
- * record: half the passes, each of twice the data. Into the spool, three
- * quarters: a pass there is a copy to memory, done well within the time
- * the last quarter takes to fill at any rate a producer reaches, and at
- * low rates a wake costs its thread more than the copy (under TCG 0.3 to
- * 1.3 ms): a third fewer wakes made the whole recorder's CPU per event
- * at 20,000/s 0.85 of what it was (docs/live-collection.md).
- */
-static size_t wakeup_bytes(const struct ehd_session *s)
-{
-	if (s->latency_ms >= 0)
-		return s->size / 4;
-	return s->out_fd < 0 ? s->size - s->size / 4 : s->size / 2;
-}
-
 static void base_attr(const struct ehd_session *s, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -709,7 +692,7 @@ static void base_attr(const struct ehd_session *s, struct perf_event_attr *a)
 	a->use_clockid = 1;
 	a->clockid = s->clockid;
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)wakeup_bytes(s);
+	a->wakeup_watermark = (uint32_t)s->wakeup;
 	a->write_backward = !!(s->flags & EHD_SESSION_CIRCULAR);
 }
 
@@ -843,6 +826,10 @@ static int open_rings(struct ehd_session *s)
 
 	if (ncpu < 1)
 		ncpu = 1;
+	s->wakeup = ehd__drain_watermark(s->size, s->nonly_cpus ?
+					 s->nonly_cpus : (size_t)ncpu,
+					 s->latency_ms >= 0, s->out_fd < 0 ?
+					 s->spool_mem + s->spool_disk : 0);
 	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
 	s->lost = calloc((size_t)ncpu, sizeof(*s->lost));
 	s->cpus = calloc((size_t)ncpu, sizeof(*s->cpus));

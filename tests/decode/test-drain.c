@@ -8,6 +8,7 @@
  * the kernel's own count of an event was seen to say one more than its
  * ring held, and it counts no CPU samples. A snapshot of a circular
  * session is written, and counted, the same way, within the file's bound.
+ * The rings' wakeup watermark follows where the data go.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -190,12 +191,34 @@ static void test_bounded_counts(void **state)
 	unlink(path);
 }
 
+/*
+ * The rings' watermark: a quarter with a latency bound, else half into a
+ * file, and three quarters into a spool only where it holds two such
+ * passes over every ring (1 MiB rings).
+ */
+static void test_watermark(void **state)
+{
+	const size_t m = 1u << 20;
+
+	(void)state;
+	assert_int_equal(ehd__drain_watermark(m, 2, true, 64 * m), m / 4);
+	assert_int_equal(ehd__drain_watermark(m, 2, true, 0), m / 4);
+	assert_int_equal(ehd__drain_watermark(m, 2, false, 0), m / 2);
+	assert_int_equal(ehd__drain_watermark(m, 2, false, 64 * m), 3 * m / 4);
+	assert_int_equal(ehd__drain_watermark(m, 1, false, 2 * m), 3 * m / 4);
+	assert_int_equal(ehd__drain_watermark(m, 1, false, 2 * m - 1), m / 2);
+	assert_int_equal(ehd__drain_watermark(m, 1, false, m + m / 2), m / 2);
+	assert_int_equal(ehd__drain_watermark(m, 32, false, 64 * m), 3 * m / 4);
+	assert_int_equal(ehd__drain_watermark(m, 33, false, 64 * m), m / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_samples),
 		cmocka_unit_test(test_skips_ids),
 		cmocka_unit_test(test_bounded_counts),
+		cmocka_unit_test(test_watermark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -379,10 +379,11 @@ done
 
 # 11. The drain's watermark (wakeup_bytes() in session.c): writing a
 # perf.data it is woken when a ring is half full, as perf record; copying
-# into the spool (nettrace) at three quarters, a third fewer wakes. Its
-# voluntary context switches (one a wake) over the same load on one CPU:
-# nettrace's about two thirds of -F perf's (18 and 27 for 100,000 events;
-# 27 and 27 with both at half).
+# into the spool (nettrace) at three quarters, a third fewer wakes (with
+# the default spool: test-drain checks the rule). Its voluntary context
+# switches (one a wake) over the same load on one CPU: nettrace's about
+# two thirds of -F perf's (18 and 27 for 100,000 events; 27 and 27 with
+# both at half).
 # vcsw TASKDIR: a thread's voluntary context switches so far
 vcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "$1/status" 2>/dev/null; }
 declare -A wakes
