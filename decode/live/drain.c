@@ -555,8 +555,8 @@ static void *run(void *arg)
  * any rate a producer reaches, and at low rates a wake costs the thread
  * more than the copy (under TCG 0.3 to 1.3 ms): a third fewer wakes made
  * the whole recorder's CPU per event at 20,000/s 0.85 of what it was
- * (docs/live-collection.md). But only where the spool holds two such
- * passes over every ring: a smaller one, full while a slow converter
+ * (docs/live-collection.md). But only where the spool holds every ring
+ * twice over: a smaller one, full while a slow converter
  * reads it, leaves the rings only their last quarter to wait in (under
  * ASan, with a spool of one ring's size and the CPUs shared, up to 1% of
  * the events were lost in 3 runs of 5, none at half).

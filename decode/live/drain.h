@@ -4,11 +4,11 @@
  * private)
  *
  * It does nothing else: it waits until the kernel wakes it (a ring filled
- * to its watermark, ehd__drain_watermark()) or a timeout,
- * copies what every ring holds as it is (whole records, never parsed;
- * into a file, the samples among them are counted by their headers) to a
- * sink, gives the space back to the kernel (data_tail) and ends the pass
- * with a FINISHED_ROUND record. A sink is either a spool (spool.h), read
+ * to its watermark, ehd__drain_watermark()) or a timeout, copies what
+ * every ring holds as it is (whole records, never parsed; into a file,
+ * the samples among them are counted by their headers) to a sink, gives
+ * the space back to the kernel (data_tail) and ends the pass with a
+ * FINISHED_ROUND record. A sink is either a spool (spool.h), read
  * by a consumer in another thread, or a file descriptor, written with one
  * writev() per pass straight from the rings, as perf record does.
  *
@@ -171,8 +171,8 @@ int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);
  *	(memory and disk)
  *
  * Return: a quarter of @size when @bounded; without a bound half into a
- * file, as perf record, and three quarters into a spool of at least two
- * such passes over every ring (else half).
+ * file, as perf record, and three quarters into a spool that holds every
+ * ring twice over (else half).
  */
 size_t ehd__drain_watermark(size_t size, size_t nrings, bool bounded,
 			    uint64_t spool);

@@ -193,8 +193,8 @@ static void test_bounded_counts(void **state)
 
 /*
  * The rings' watermark: a quarter with a latency bound, else half into a
- * file, and three quarters into a spool only where it holds two such
- * passes over every ring (1 MiB rings).
+ * file, and three quarters into a spool only where it holds every ring
+ * twice over (1 MiB rings).
  */
 static void test_watermark(void **state)
 {

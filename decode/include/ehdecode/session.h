@@ -38,14 +38,15 @@
  * The rings are emptied by a thread of the session's own, which does
  * nothing else: woken when a ring is a quarter full (or every 100 ms;
  * without a latency bound, ehd_session_set_latency(), only when it is
- * half full, or three quarters when the data go to the spool), it
- * copies what the rings hold, as it is, and gives the space back to the
- * kernel at once. What it copies waits in a spool for the caller's
- * ehd_session_read(): in memory up to a bound, then in a temporary file
- * when one is allowed (ehd_session_set_spool()); beyond that the thread
- * leaves the data in the rings, which the kernel then counts as lost when
- * they are full. With an output file the thread writes the rings' data to
- * it directly, with one writev() per pass, as "perf record" does.
+ * half full, or three quarters when the data go to a spool that holds
+ * every ring twice over), it copies what the rings hold, as it is, and
+ * gives the space back to the kernel at once. What it copies waits in a
+ * spool for the caller's ehd_session_read(): in memory up to a bound,
+ * then in a temporary file when one is allowed (ehd_session_set_spool());
+ * beyond that the thread leaves the data in the rings, which the kernel
+ * then counts as lost when they are full. With an output file the thread
+ * writes the rings' data to it directly, with one writev() per pass, as
+ * "perf record" does.
  *
  * Samples carry the time (CLOCK_MONOTONIC, or CLOCK_MONOTONIC_RAW with
  * EHD_SESSION_CLOCK_RAW; the offset to UTC is recorded), the cpu, pid and
@@ -341,8 +342,9 @@ EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
  *	empties the rings (default 100); -1: none, a ring is emptied when it
  *	is half full (its wakeup watermark; a quarter with a bound) and at
  *	the stop, as perf record does; three quarters full when what is
- *	taken goes to the spool, not a file (a copy to memory is done long
- *	before the last quarter fills, and fewer wakes cost less). What is
+ *	taken goes to a spool that holds every ring twice over, not a file
+ *	(a copy to memory is done long before the last quarter fills, and
+ *	fewer wakes cost less). What is
  *	read as the recording runs (ehd_session_read(), a pipe) wants a
  *	bound, as does a reader that looks processes up in /proc as it
  *	converts (EHD_READER_SYSTEM: a process gone by then is read without
