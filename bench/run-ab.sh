@@ -40,6 +40,8 @@
 set -u
 me=run-ab.sh
 srcdir=$(cd "$(dirname "$0")/.." && pwd -P)
+# shellcheck source=tests/common/test-lib.sh
+. "$srcdir/tests/common/test-lib.sh"	# result_field
 rate=${AB_RATE:-50000}
 secs=${AB_SECONDS:-5}
 warm=${AB_WARM:-1.5}
@@ -96,22 +98,22 @@ fi
 
 # run NAME BUILD [NAME=VALUE...]: one recording; prints "NAME us/event"
 run() {
-	local name=$1 build=$2 pid res cpu n
+	local name=$1 build=$2 pid cpu n
 	shift 2
 	"${pin_rec[@]}" env "$@" "$build/tools/ehrecord" -q \
 		-o $work/out.nettrace -e EhBench_L4K1 2>$work/err &
 	pid=$!
-	res=$("${pin_load[@]}" "$a/bench/live-load" -w 20 -s 500 -r "$rate" \
-		-d "$secs" -p $pid -W "$warm" | grep '^result ')
+	"${pin_load[@]}" "$a/bench/live-load" -w 20 -s 500 -r "$rate" \
+		-d "$secs" -p $pid -W "$warm" >$work/load.out
 	kill -INT $pid
 	wait $pid || { echo "$me: $name: ehrecord failed: $(cat $work/err)" >&2; return 1; }
 	rm -f $work/out.nettrace
-	cpu=$(sed -n "s/.* $field=\\([-0-9.]*\\).*/\\1/p" <<<"$res")
-	n=$(sed -n 's/.* steady_written=\([0-9]*\).*/\1/p' <<<"$res")
+	cpu=$(result_field $work/load.out "$field")
+	n=$(result_field $work/load.out steady_written)
 	awk -v name="$name" -v c="${cpu:--1}" -v n="${n:-0}" 'BEGIN {
-		if (c < 0 || n <= 0) exit 1
+		if (c !~ /^[0-9.]+$/ || n !~ /^[0-9]+$/ || n == 0) exit 1
 		printf "%s %.3f\n", name, c * 1e6 / n }' ||
-		{ echo "$me: $name: no CPU time from live-load: $res" >&2; return 1; }
+		{ echo "$me: $name: no CPU time from live-load: $(grep '^result ' $work/load.out)" >&2; return 1; }
 }
 
 echo "== CPU per event ($what: $field, steady), $rate events/s, $pairs pairs"

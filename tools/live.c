@@ -534,8 +534,9 @@ bool live_running(struct live *l)
 /*
  * The status line: the events recorded are those the kernel wrote to the
  * rings, whether or not they are converted yet (a nettrace's events wait
- * in the rings until one is three quarters full, or the stop); where the
- * kernel does not count them (before Linux 6.0), those written.
+ * in the rings until one is three quarters full, half with a small
+ * spool, or the stop); where the kernel does not count them (before Linux
+ * 6.0), those written.
  */
 static void show_status(struct live *l, bool force)
 {

@@ -553,13 +553,10 @@ static void *run(void *arg)
  * data. Into the spool, three quarters: a pass there is a copy to
  * memory, done well within the time the last quarter takes to fill at
  * any rate a producer reaches, and at low rates a wake costs the thread
- * more than the copy (under TCG 0.3 to 1.3 ms): a third fewer wakes made
- * the whole recorder's CPU per event at 20,000/s 0.85 of what it was
- * (docs/live-collection.md). But only where the spool holds every ring
- * twice over: a smaller one, full while a slow converter
- * reads it, leaves the rings only their last quarter to wait in (under
- * ASan, with a spool of one ring's size and the CPUs shared, up to 1% of
- * the events were lost in 3 runs of 5, none at half).
+ * more than the copy. But only where the spool holds every ring twice
+ * over: a smaller one, full while a slow converter reads it, leaves the
+ * rings only their last quarter to wait in, and events were lost there.
+ * The measurements: docs/live-collection.md, "The drain's watermark".
  */
 size_t ehd__drain_watermark(size_t size, size_t nrings, bool bounded,
 			    uint64_t spool)

@@ -347,16 +347,22 @@ drain_task() {
 		[ "$(cat "$task/comm" 2>/dev/null)" = ehd-drain ] && echo "$task"
 	done
 }
+# rec_warm NAME FMT: ehrecord -e EhBench_L4K1 into NAME.FMT (nettrace, or
+# perf: -F perf) in the background, its pid in r, once a few events are
+# taken (the recording is set up when they are)
+rec_warm() {
+	local args=(-o "$1.$2")
+
+	[ "$2" = perf ] && args+=(-F perf)
+	"$rec" -q "${args[@]}" -e EhBench_L4K1 2>rec.err &
+	r=$!
+	"$load" -w 20 -r 10 -d 0.2 >"$1.out" 2>&1
+}
 "$load" -H >/dev/null &
 h=$!
 until_ok 10 test -d /sys/kernel/tracing/events/user_events/EhBench_L4K1
 for fmt in nettrace perf; do
-	args=(-o "faults.$fmt")
-	[ $fmt = perf ] && args+=(-F perf)
-	"$rec" -q "${args[@]}" -e EhBench_L4K1 2>rec.err &
-	r=$!
-	# (a few events first: the recording is set up when they are taken)
-	"$load" -w 20 -r 10 -d 0.2 >faults.out 2>&1
+	rec_warm faults $fmt
 	m0=$(minflt /proc/$r/task/$r)
 	"$load" -w 20 -r 20000 -d 1 >faults.out 2>&1
 	m1=$(minflt /proc/$r/task/$r)
@@ -377,7 +383,7 @@ for fmt in nettrace perf; do
 	fi
 done
 
-# 11. The drain's watermark (wakeup_bytes() in session.c): writing a
+# 11. The drain's watermark (ehd__drain_watermark()): writing a
 # perf.data it is woken when a ring is half full, as perf record; copying
 # into the spool (nettrace) at three quarters, a third fewer wakes (with
 # the default spool: test-drain checks the rule). Its voluntary context
@@ -388,11 +394,7 @@ done
 vcsw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "$1/status" 2>/dev/null; }
 declare -A wakes
 for fmt in nettrace perf; do
-	args=(-o "wake.$fmt")
-	[ $fmt = perf ] && args+=(-F perf)
-	"$rec" -q "${args[@]}" -e EhBench_L4K1 2>rec.err &
-	r=$!
-	taskset -c 1 "$load" -w 20 -r 10 -d 0.2 >wake.out 2>&1
+	rec_warm wake $fmt
 	d=$(drain_task $r)
 	s0=$(vcsw "$d")
 	taskset -c 1 "$load" -w 20 -r $wake_rate -d $wake_secs >wake.out 2>&1
