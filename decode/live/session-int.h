@@ -40,6 +40,15 @@ bool ehd__session_asks_switch(const struct ehd_session *s);
 size_t ehd__session_ring_bytes(const struct ehd_session *s);
 
 /*
+ * ehd__session_watermark() - the bytes its rings take before they wake
+ * the drain thread, with @ncpu CPUs (those of ehd_session_set_cpus() if
+ * it was given some): ehd__drain_watermark() of the session's ring size,
+ * its latency bound, and the spool's memory and disk when there is no
+ * output file
+ */
+size_t ehd__session_watermark(const struct ehd_session *s, size_t ncpu);
+
+/*
  * ehd__cmdline_asks_switch() - the same of a recording, from its command
  * line (perf.data's CMDLINE, words joined by spaces): true when ehrecord
  * was given sched:sched_switch by -e (alone or among clustered short

@@ -817,6 +817,15 @@ static bool cpu_wanted(const struct ehd_session *s, int cpu)
 	return !s->nonly_cpus;
 }
 
+size_t ehd__session_watermark(const struct ehd_session *s, size_t ncpu)
+{
+	size_t nrings = s->nonly_cpus ? s->nonly_cpus : ncpu;
+
+	return ehd__drain_watermark(s->size, nrings, s->latency_ms >= 0,
+				    s->out_fd < 0 ?
+				    s->spool_mem + s->spool_disk : 0);
+}
+
 /* Open the rings: one dummy event per online CPU (of those asked), mapped. */
 static int open_rings(struct ehd_session *s)
 {
@@ -826,10 +835,7 @@ static int open_rings(struct ehd_session *s)
 
 	if (ncpu < 1)
 		ncpu = 1;
-	s->wakeup = ehd__drain_watermark(s->size, s->nonly_cpus ?
-					 s->nonly_cpus : (size_t)ncpu,
-					 s->latency_ms >= 0, s->out_fd < 0 ?
-					 s->spool_mem + s->spool_disk : 0);
+	s->wakeup = ehd__session_watermark(s, (size_t)ncpu);
 	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
 	s->lost = calloc((size_t)ncpu, sizeof(*s->lost));
 	s->cpus = calloc((size_t)ncpu, sizeof(*s->cpus));

@@ -3,16 +3,19 @@
  * test-session - what a live session decides without a kernel: which
  * specs are accepted, and the order of calls (what an EventHeader
  * tracepoint name is, eh_parse_tracepoint_name(), is tested by
- * tests/producer/test-names), and what a recording's command line says it
- * asked for. (Collection itself is tested
+ * tests/producer/test-names), what its rings' watermark is made of, and
+ * what a recording's command line says it asked for. (Collection itself
+ * is tested
  * on the host by tests/tools/live-host.sh and on user_events by
  * tests/vm/live.sh.)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <ehdecode/session.h>
@@ -73,6 +76,52 @@ static void order(void **state)
 	ehd_session_free(s);
 }
 
+/*
+ * What the rings' watermark is made of: the session's ring size, latency
+ * bound, CPUs and spool (memory and disk), or its output file instead.
+ */
+static void watermark(void **state)
+{
+	const size_t m = EHD_SESSION_BUFFER_DEFAULT;
+	struct ehd_session *s = ehd_session_new(0);
+	int cpu0 = 0, fd;
+
+	(void)state;
+	assert_non_null(s);
+	/* a latency bound by default: a quarter */
+	assert_int_equal(ehd__session_watermark(s, 2), m / 4);
+	assert_int_equal(ehd_session_set_latency(s, -1), 0);
+	/* the default spool holds 2 rings twice over, not 64 */
+	assert_true(EHD_SESSION_SPOOL_DEFAULT >= 4 * m);
+	assert_true(EHD_SESSION_SPOOL_DEFAULT < 128 * m);
+	assert_int_equal(ehd__session_watermark(s, 2), 3 * m / 4);
+	assert_int_equal(ehd__session_watermark(s, 64), m / 2);
+	/* the CPUs asked for, not those the machine has */
+	assert_int_equal(ehd_session_set_cpus(s, &cpu0, 1), 0);
+	assert_int_equal(ehd__session_watermark(s, 64), 3 * m / 4);
+	/* memory and disk together */
+	assert_int_equal(ehd_session_set_spool(s, m, 0, NULL), 0);
+	assert_int_equal(ehd__session_watermark(s, 1), m / 2);
+	assert_int_equal(ehd_session_set_spool(s, m, m, "/tmp"), 0);
+	assert_int_equal(ehd__session_watermark(s, 1), 3 * m / 4);
+	/* disk without a folder is no disk */
+	assert_int_equal(ehd_session_set_spool(s, m, m, NULL), 0);
+	assert_int_equal(ehd__session_watermark(s, 1), m / 2);
+	/* the ring size set */
+	assert_int_equal(ehd_session_set_spool(s, m, 0, NULL), 0);
+	assert_int_equal(ehd_session_set_buffer(s, m / 4), 0);
+	assert_int_equal(ehd__session_watermark(s, 1), 3 * m / 16);
+	/* an output file: half, whatever the spool */
+	fd = open("/dev/null", O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(ehd_session_set_output(s, fd), 0);
+	assert_int_equal(ehd__session_watermark(s, 1), m / 8);
+	assert_int_equal(ehd_session_set_latency(s, 10), 0);
+	assert_int_equal(ehd__session_watermark(s, 1), m / 16);
+	ehd_session_free(s);
+	close(fd);
+}
+
 /* ehrecord's command line, by the words perf.data's CMDLINE keeps. */
 static void cmdline_switch(void **state)
 {
@@ -119,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(specs),
 		cmocka_unit_test(order),
+		cmocka_unit_test(watermark),
 		cmocka_unit_test(cmdline_switch),
 	};
 
