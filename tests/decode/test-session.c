@@ -5,8 +5,7 @@
  * tracepoint name is, eh_parse_tracepoint_name(), is tested by
  * tests/producer/test-names), what its rings' watermark is made of, and
  * what a recording's command line says it asked for. (Collection itself
- * is tested
- * on the host by tests/tools/live-host.sh and on user_events by
+ * is tested on the host by tests/tools/live-host.sh and on user_events by
  * tests/vm/live.sh.)
  */
 #include <errno.h>
