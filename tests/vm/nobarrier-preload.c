@@ -2,7 +2,7 @@
 /*
  * nobarrier-preload - membarrier(2) refused, for a program run with
  *
- *	LD_PRELOAD=tests/vm/.libs/libnobarrier.so PROGRAM...
+ *	LD_PRELOAD=tests/vm/libnobarrier.so PROGRAM...
  *
  * The VM's kernel has no seccomp, with which a container's profile would
  * refuse the call; this library stands in for it. Its syscall() fails

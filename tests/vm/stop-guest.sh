@@ -43,7 +43,7 @@ rec=$build/tools/ehrecord
 dec=$build/tools/ehdecode
 load=$build/bench/live-load
 switches=$build/tests/vm/vm-switches
-nobarrier=$build/tests/vm/.libs/libnobarrier.so
+nobarrier=$build/tests/vm/libnobarrier.so
 runs=${STOP_RUNS:-12}
 nobarrier_runs=${STOP_NOBARRIER_RUNS:-2}
 # (ASan wants its runtime first of the libraries: no preload there)

@@ -14,7 +14,7 @@ vm_require
 
 build=${EH_BUILDDIR:-$PWD}
 vm_need "$build" tools/ehrecord tools/ehdecode bench/live-load \
-	tests/vm/vm-switches tests/vm/.libs/libnobarrier.so
+	tests/vm/vm-switches tests/vm/libnobarrier.so
 # (STOP_RUNS and STOP_NOBARRIER_RUNS, when set, go to the guest)
 vm_guest -e STOP_RUNS -e STOP_NOBARRIER_RUNS 900 \
 	"$vm_srcdir/stop-guest.sh" "$build" "${EH_SANITIZED:-0}"
