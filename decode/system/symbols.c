@@ -901,14 +901,19 @@ static int slot_cmp(const void *a, const void *b)
 }
 
 /*
- * The GOT slots that @elf's x86-64 PLT entries jump through: the places of
- * its R_X86_64_JUMP_SLOT (.rela.plt) and R_X86_64_GLOB_DAT (.rela.dyn,
- * for .plt.got) relocations, sorted, in *@slots (*@n; NULL, 0 when none),
- * their symbols entries of the table at *@symtab.
+ * The GOT slots that the PLT entries of @elf (machine @machine, x86-64 or
+ * AArch64) jump through: the places of its JUMP_SLOT relocations
+ * (.rela.plt) and GLOB_DAT ones (.rela.dyn, for x86-64's .plt.got),
+ * sorted, in *@slots (*@n; NULL, 0 when none), their symbols entries of
+ * the table at *@symtab.
  */
-static int got_slots(Elf *elf, struct got_slot **slots, size_t *n,
-		     Elf_Scn **symtab)
+static int got_slots(Elf *elf, unsigned int machine, struct got_slot **slots,
+		     size_t *n, Elf_Scn **symtab)
 {
+	const uint64_t jump = machine == EM_AARCH64 ? R_AARCH64_JUMP_SLOT :
+						    R_X86_64_JUMP_SLOT;
+	const uint64_t glob = machine == EM_AARCH64 ? R_AARCH64_GLOB_DAT :
+						    R_X86_64_GLOB_DAT;
 	Elf_Scn *scn = NULL;
 	struct got_slot *v = NULL;
 	size_t cap = 0, i, count;
@@ -932,8 +937,8 @@ static int got_slots(Elf *elf, struct got_slot **slots, size_t *n,
 		for (i = 0; i < count && i <= INT_MAX; i++) {
 			if (!gelf_getrela(data, (int)i, &r))
 				break;
-			if (GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT &&
-			    GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT)
+			if (GELF_R_TYPE(r.r_info) != jump &&
+			    GELF_R_TYPE(r.r_info) != glob)
 				continue;
 			if (!GELF_R_SYM(r.r_info))
 				continue;
@@ -980,6 +985,60 @@ static uint64_t x86_64_plt_slot(const uint8_t *p, size_t n, uint64_t addr)
 	return 0;
 }
 
+#define A64_BTI_C	0xd503245fu	/* bti c */
+#define A64_NOP		0xd503201fu
+#define A64_BR_X17	0xd61f0220u	/* br x17 */
+
+/* The AArch64 instruction at @p (little-endian, whatever the host's). */
+static uint32_t a64_insn(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/*
+ * The GOT slot that the AArch64 PLT entry whose load is at @off of @p
+ * (@n bytes from @addr, @off a multiple of 4) jumps through: an
+ * "adrp x16, PAGE" then an "ldr x17, [x16, #OFF]" load the slot at PAGE +
+ * OFF, and a "br x17" at most three instructions on (after an "add x16"
+ * and, in a -z pac-plt PLT, an "autia1716") jumps to it. The entry's start
+ * (a "bti c" before the adrp is its first instruction) and size (to its br,
+ * and a nop after it that pads it to a multiple of 8 bytes) in *@start and
+ * *@size. 0 when no entry loads a slot at @off (the lazy PLT's first entry
+ * does, from a slot no relocation names).
+ */
+static uint64_t aarch64_plt_slot(const uint8_t *p, size_t n, size_t off,
+				 uint64_t addr, size_t *start, size_t *size)
+{
+	uint32_t adrp, ldr;
+	uint64_t page;
+	size_t k;
+
+	if (n < 8 || off > n - 8)
+		return 0;
+	adrp = a64_insn(p + off);
+	ldr = a64_insn(p + off + 4);
+	/* adrp: 1 immlo:2 10000 immhi:19 Rd:5; ldr (64-bit, unsigned offset) */
+	if ((adrp & 0x9f00001fu) != 0x90000010u ||
+	    (ldr & 0xffc003ffu) != 0xf9400211u)
+		return 0;
+	page = (uint64_t)(((adrp >> 29) & 3) | ((adrp >> 5) & 0x7ffff) << 2);
+	if (page & (1u << 20))	/* (a signed count of 4-KiB pages) */
+		page |= ~(uint64_t)0 << 21;
+	page = ((addr + off) & ~(uint64_t)0xfff) + (page << 12);
+	for (k = off + 8; k <= off + 16 && k + 4 <= n; k += 4)
+		if (a64_insn(p + k) == A64_BR_X17)
+			break;
+	if (k > off + 16 || k + 4 > n)
+		return 0;
+	*start = off >= 4 && a64_insn(p + off - 4) == A64_BTI_C ? off - 4 : off;
+	k += 4;
+	if ((k - *start) % 8 && k + 4 <= n && a64_insn(p + k) == A64_NOP)
+		k += 4;
+	*size = k - *start;
+	return page + ((ldr >> 10) & 0xfff) * 8;
+}
+
 /* Whether section @name holds PLT entries. */
 static bool is_plt(const char *name)
 {
@@ -1011,15 +1070,16 @@ static char *plt_name(const char *name, bool demangle)
  * added to @f: a sample in a call's stub is otherwise taken for the end
  * of the symbol before (_init). The slot an entry jumps through is read
  * from its code, not assumed from its place, so the order of the
- * relocations does not matter. x86-64 only; elsewhere, and for an entry
- * without a jump of the kind (the lazy PLT's first one), nothing. Its
- * code is that of the file run: a separate debug file has none.
+ * relocations does not matter. x86-64 and AArch64 only; elsewhere, and
+ * for an entry without a jump of the kind (the lazy PLT's first one),
+ * nothing. Its code is that of the file run: a separate debug file has
+ * none.
  * Return: 0, or -ENOMEM.
  */
 static int read_plt(struct file *f, Elf *elf)
 {
 	struct symtab *t = &f->syms;
-	size_t nslots, shstrndx, nsyms, ent, off;
+	size_t nslots, shstrndx, nsyms, ent, off, next, start, size;
 	struct got_slot *slots, key, *hit;
 	const uint8_t *code;
 	Elf_Data *data, *symdata;
@@ -1031,10 +1091,11 @@ static int read_plt(struct file *f, Elf *elf)
 	GElf_Sym sym;
 	int err;
 
-	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
+	if (!gelf_getehdr(elf, &eh) ||
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64) ||
 	    elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
-	err = got_slots(elf, &slots, &nslots, &symscn);
+	err = got_slots(elf, eh.e_machine, &slots, &nslots, &symscn);
 	if (err || !nslots || !gelf_getshdr(symscn, &symsh) ||
 	    !symsh.sh_entsize || !(symdata = elf_getdata(symscn, NULL))) {
 		free(slots);
@@ -1054,9 +1115,22 @@ static int read_plt(struct file *f, Elf *elf)
 		code = data->d_buf;
 		ent = sh.sh_entsize >= PLT_ENTRY_MIN &&
 		      sh.sh_entsize <= PLT_ENTRY_MAX ? sh.sh_entsize : 16;
-		for (off = 0; off + ent <= data->d_size; off += ent) {
-			key.addr = x86_64_plt_slot(code + off, ent,
-						   sh.sh_addr + off);
+		for (off = 0; off < data->d_size; off = next) {
+			if (eh.e_machine == EM_AARCH64) {
+				/* (16 or 24 bytes each, after one of 32) */
+				key.addr = aarch64_plt_slot(code, data->d_size,
+							    off, sh.sh_addr,
+							    &start, &size);
+				next = key.addr ? start + size : off + 4;
+			} else {
+				if (ent > data->d_size - off)
+					break;
+				key.addr = x86_64_plt_slot(code + off, ent,
+							   sh.sh_addr + off);
+				start = off;
+				size = ent;
+				next = off + ent;
+			}
 			hit = key.addr ? bsearch(&key, slots, nslots,
 						 sizeof(*slots), slot_cmp) :
 					 NULL;
@@ -1069,8 +1143,8 @@ static int read_plt(struct file *f, Elf *elf)
 			err = symtab_grow(t);
 			if (err)
 				break;
-			err = sym_keep(t, symtab_push(t, sh.sh_addr + off, ent,
-						      0, 1),
+			err = sym_keep(t, symtab_push(t, sh.sh_addr + start,
+						      size, 0, 1),
 				       plt_name(name, f->demangle));
 			if (err) {
 				t->n--;

@@ -2,8 +2,9 @@
 /*
  * test-symbols - function names of addresses: a function of this test
  * found through /proc/self/maps as a stack would give it, a libc function,
- * missing and damaged files, the build id, PLT entries, and /proc/kallsyms
- * when it gives addresses.
+ * missing and damaged files, the build id, PLT entries (this program's
+ * and AArch64 ones the AArch64 binutils link), and /proc/kallsyms when it
+ * gives addresses.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -413,14 +415,16 @@ static void build_id(void **state)
 }
 
 /*
- * Every PLT entry objdump names "NAME@plt" in @path is NAME@plt to us too,
- * 2 bytes in. Returns the entries compared (of section @sec in *@in_sec),
- * or -1 when objdump is missing.
+ * Every PLT entry @objdump names "NAME@plt" in @path is NAME@plt to us too,
+ * 2 bytes in and, when @size is not 0, @size - 1 bytes in (its last byte).
+ * Returns the entries compared (of section @sec in *@in_sec), or -1 when
+ * @objdump is missing.
  */
-static int plt_like_objdump(struct ehd__syms *sy, const char *path,
-			    const char *sec, int *in_sec)
+static int plt_like(struct ehd__syms *sy, const char *objdump,
+		    const char *path, const char *sec, unsigned int size,
+		    int *in_sec)
 {
-	char cmd[PATH_MAX + 64], line[1024], want[512], section[64] = "";
+	char cmd[PATH_MAX + 96], line[1024], want[512], section[64] = "";
 	unsigned long long addr;
 	struct ehd__sym s;
 	uint64_t off;
@@ -429,7 +433,7 @@ static int plt_like_objdump(struct ehd__syms *sy, const char *path,
 
 	*in_sec = 0;
 	snprintf(cmd, sizeof(cmd),
-		 "objdump -d -C --no-show-raw-insn '%s' 2>/dev/null", path);
+		 "%s -d -C --no-show-raw-insn '%s' 2>/dev/null", objdump, path);
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -447,6 +451,16 @@ static int plt_like_objdump(struct ehd__syms *sy, const char *path,
 			fail_msg("%s: %llx in %s: %s+%llu, objdump says %s",
 				 path, addr, section, s.name ? s.name : "(none)",
 				 (unsigned long long)s.offset, want);
+		if (size) {
+			assert_int_equal(ehd__syms_file(sy, path,
+							off + size - 1, &s), 0);
+			if (!s.name || strcmp(s.name, want) ||
+			    s.offset != size - 1)
+				fail_msg("%s: %llx + %u: %s+%llu, not %s's end",
+					 path, addr, size - 1,
+					 s.name ? s.name : "(none)",
+					 (unsigned long long)s.offset, want);
+		}
 		n++;
 		*in_sec += !strcmp(section, sec);
 	}
@@ -457,7 +471,7 @@ static int plt_like_objdump(struct ehd__syms *sy, const char *path,
  * A call's PLT entry is named as the function it jumps to, "NAME@plt", as
  * objdump and perf name it, not as the end of the symbol before it
  * (_init): our own (lazy .plt and .plt.got), and tests/decode/plt-ibt's
- * (IBT, .plt.sec). x86-64 only, as read_plt().
+ * (IBT, .plt.sec). On x86-64 only (the AArch64 ones: plt_aarch64()).
  */
 static void plt_entries(void **state)
 {
@@ -472,11 +486,11 @@ static void plt_entries(void **state)
 	assert_true(len > 0);
 	exe[len] = 0;
 #ifndef __x86_64__
-	print_message("not x86-64: PLT entries are named on x86-64 only\n");
+	print_message("not x86-64: this program's PLT entries not compared\n");
 	ehd__syms_free(sy);
 	return;
 #endif
-	n = plt_like_objdump(sy, exe, ".plt", &in_sec);
+	n = plt_like(sy, "objdump", exe, ".plt", 0, &in_sec);
 	if (n < 0) {
 		print_message("objdump not found: PLT entries not compared\n");
 		ehd__syms_free(sy);
@@ -488,11 +502,59 @@ static void plt_entries(void **state)
 	if (access(ibt, X_OK)) {
 		print_message("%s not built: no IBT PLT compared\n", ibt);
 	} else {
-		n = plt_like_objdump(sy, ibt, ".plt.sec", &in_sec);
+		n = plt_like(sy, "objdump", ibt, ".plt.sec", 0, &in_sec);
 		assert_true(n >= 2);
 		assert_true(in_sec >= 2);
 	}
 	ehd__syms_free(sy);
+}
+
+/*
+ * AArch64 PLT entries named as objdump names them, over the whole entry:
+ * in the files tests/decode/plt-a64.sh links with the AArch64 binutils,
+ * one of each of the linker's entry layouts (16 and 24 bytes; a "bti c"
+ * first, an "autia1716" before the br, or both).
+ */
+static void plt_aarch64(void **state)
+{
+	const char *src = getenv("EH_SRCDIR"), *ci = getenv("CI");
+	char dir[] = "/tmp/eh-plt-a64.XXXXXX", cmd[2 * PATH_MAX + 64];
+	char line[PATH_MAX], name[256], path[PATH_MAX + 300];
+	unsigned int size;
+	struct ehd__syms *sy;
+	int n, in_sec, files = 0, st;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "'%s/tests/decode/plt-a64.sh' '%s'",
+		 src ? src : "..", dir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %u", name, &size) != 2)
+			fail_msg("plt-a64.sh: \"%s\"", line);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		sy = ehd__syms_new();
+		assert_non_null(sy);
+		n = plt_like(sy, "aarch64-linux-gnu-objdump", path, ".plt",
+			     size, &in_sec);
+		if (n < 4 || in_sec != n)
+			fail_msg("%s: %d PLT entries compared, %d in .plt",
+				 name, n, in_sec);
+		ehd__syms_free(sy);
+		files++;
+	}
+	st = pclose(f);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77 && !files) {
+		if (ci && !strcmp(ci, "true"))
+			fail_msg("no binutils-aarch64-linux-gnu");
+		skip();
+	}
+	assert_int_equal(st, 0);
+	assert_int_equal(files, 6);
 }
 
 /* The address of text symbol "schedule" in kallsyms; 0 when hidden. */
@@ -559,6 +621,7 @@ int main(void)
 		cmocka_unit_test(damaged_files),
 		cmocka_unit_test(build_id),
 		cmocka_unit_test(plt_entries),
+		cmocka_unit_test(plt_aarch64),
 		cmocka_unit_test(kernel),
 	};
 

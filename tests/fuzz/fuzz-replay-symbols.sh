@@ -4,8 +4,10 @@
 # names stack addresses) on ELF files built here, their prefixes and
 # seeded single-byte mutations (see replay.c): examples/spin as built
 # (.symtab, a lazy PLT), stripped (.dynsym), stripped with its symbols
-# xz-compressed in .gnu_debugdata, its debug file alone (no code), and
-# tests/decode/plt-ibt (an IBT PLT) where it is built. Prefixes every
+# xz-compressed in .gnu_debugdata, its debug file alone (no code),
+# tests/decode/plt-ibt (an IBT PLT) where it is built, and two of
+# tests/decode/plt-a64.sh's AArch64 files (24-byte PLT entries, with an
+# autia1716 and with a bti c) where it can link them. Prefixes every
 # 509 bytes and 1000 mutations each, about 40 s in a build with
 # --enable-sanitizers.
 set -u
@@ -27,6 +29,13 @@ else
 	echo "no xz: no .gnu_debugdata seed"
 fi
 [ -x "$bin/tests/decode/plt-ibt" ] && seeds+=("$bin/tests/decode/plt-ibt")
+a64=${EH_SRCDIR:-$(dirname "$0")/../..}/tests/decode/plt-a64.sh
+mkdir "$tmp/a64" || exit 1
+if "$a64" "$tmp/a64" >/dev/null; then
+	seeds+=("$tmp/a64/pac.so" "$tmp/a64/bti")
+else
+	echo "no AArch64 binutils: no AArch64 PLT seeds"
+fi
 for f in "${seeds[@]}"; do
 	"$bin/tests/fuzz/replay-symbols" -w -s 509 -m 1000 "$f" ||
 		{ echo "FAIL: fuzz-symbols on $(basename "$f")"; exit 1; }
