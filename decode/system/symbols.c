@@ -901,19 +901,15 @@ static int slot_cmp(const void *a, const void *b)
 }
 
 /*
- * The GOT slots that the PLT entries of @elf (machine @machine, x86-64 or
- * AArch64) jump through: the places of its JUMP_SLOT relocations
- * (.rela.plt) and GLOB_DAT ones (.rela.dyn, for x86-64's .plt.got),
- * sorted, in *@slots (*@n; NULL, 0 when none), their symbols entries of
- * the table at *@symtab.
+ * The GOT slots that the PLT entries of @elf jump through: the places of
+ * its relocations of type @jump (.rela.plt) and @glob (.rela.dyn, for
+ * x86-64's .plt.got; @jump again where no such PLT is), sorted, in
+ * *@slots (*@n; NULL, 0 when none), their symbols entries of the table at
+ * *@symtab.
  */
-static int got_slots(Elf *elf, unsigned int machine, struct got_slot **slots,
-		     size_t *n, Elf_Scn **symtab)
+static int got_slots(Elf *elf, uint64_t jump, uint64_t glob,
+		     struct got_slot **slots, size_t *n, Elf_Scn **symtab)
 {
-	const uint64_t jump = machine == EM_AARCH64 ? R_AARCH64_JUMP_SLOT :
-						    R_X86_64_JUMP_SLOT;
-	const uint64_t glob = machine == EM_AARCH64 ? R_AARCH64_GLOB_DAT :
-						    R_X86_64_GLOB_DAT;
 	Elf_Scn *scn = NULL;
 	struct got_slot *v = NULL;
 	size_t cap = 0, i, count;
@@ -958,18 +954,27 @@ static int got_slots(Elf *elf, unsigned int machine, struct got_slot **slots,
 }
 
 /*
- * The GOT slot that the x86-64 PLT entry at @addr (@p, @n bytes) jumps
- * through with its "jmp *disp32(%rip)" (ff 25): at its start, after a bnd
- * prefix (f2), after an endbr64 (f3 0f 1e fa), or after both. 0 when it
- * has no such jump: the lazy PLT's first entry, and the lazy stubs of an
- * IBT PLT (whose calls go through .plt.sec).
+ * The GOT slot that the x86-64 PLT entry at @off of @p (@n bytes from
+ * @addr, entries of @ent bytes) jumps through with its "jmp
+ * *disp32(%rip)" (ff 25): at its start, after a bnd prefix (f2), after an
+ * endbr64 (f3 0f 1e fa), or after both. The entry is *@start, *@size:
+ * @off, @ent. 0 when it has no such jump: the lazy PLT's first entry, the
+ * lazy stubs of an IBT PLT (whose calls go through .plt.sec), and a last
+ * entry cut short.
  */
-static uint64_t x86_64_plt_slot(const uint8_t *p, size_t n, uint64_t addr)
+static uint64_t x86_64_plt_slot(const uint8_t *p, size_t n, size_t off,
+				uint64_t addr, size_t ent, size_t *start,
+				size_t *size)
 {
 	static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	size_t k;
 
-	for (k = 0; k <= 5 && k + 6 <= n; k++) {
+	*start = off;
+	*size = ent;
+	if (ent > n - off)
+		return 0;
+	p += off;
+	for (k = 0; k <= 5 && k + 6 <= ent; k++) {
 		if (k == 2 || k == 3)
 			continue;
 		if (k >= 4 && memcmp(p, endbr64, sizeof(endbr64)))
@@ -979,7 +984,7 @@ static uint64_t x86_64_plt_slot(const uint8_t *p, size_t n, uint64_t addr)
 		if (p[k] == 0xff && p[k + 1] == 0x25) {
 			int32_t disp = (int32_t)ehd__get32(p + k + 2);
 
-			return addr + k + 6 + (uint64_t)(int64_t)disp;
+			return addr + off + k + 6 + (uint64_t)(int64_t)disp;
 		}
 	}
 	return 0;
@@ -998,22 +1003,28 @@ static uint32_t a64_insn(const uint8_t *p)
 
 /*
  * The GOT slot that the AArch64 PLT entry whose load is at @off of @p
- * (@n bytes from @addr, @off a multiple of 4) jumps through: an
- * "adrp x16, PAGE" then an "ldr x17, [x16, #OFF]" load the slot at PAGE +
- * OFF, and a "br x17" at most three instructions on (after an "add x16"
- * and, in a -z pac-plt PLT, an "autia1716") jumps to it. The entry's start
- * (a "bti c" before the adrp is its first instruction) and size (to its br,
- * and a nop after it that pads it to a multiple of 8 bytes) in *@start and
- * *@size. 0 when no entry loads a slot at @off (the lazy PLT's first entry
- * does, from a slot no relocation names).
+ * (@n bytes from @addr, @off a multiple of 4; @ent unused: the entries
+ * are of 16 or 24 bytes, after one of 32) jumps through: an "adrp x16,
+ * PAGE" then an "ldr x17, [x16, #OFF]" load the slot at PAGE + OFF, and a
+ * "br x17" at most three instructions on (after an "add x16" and, in a
+ * -z pac-plt PLT, an "autia1716") jumps to it. The entry's start (a "bti
+ * c" before the adrp is its first instruction) and size (to its br, and a
+ * nop after it that pads it to a multiple of 8 bytes) in *@start and
+ * *@size. 0 when no entry loads a slot at @off, the 4 bytes there in
+ * *@start, *@size (the lazy PLT's first entry loads one that no
+ * relocation names).
  */
 static uint64_t aarch64_plt_slot(const uint8_t *p, size_t n, size_t off,
-				 uint64_t addr, size_t *start, size_t *size)
+				 uint64_t addr, size_t ent, size_t *start,
+				 size_t *size)
 {
 	uint32_t adrp, ldr;
 	uint64_t page;
 	size_t k;
 
+	(void)ent;
+	*start = off;
+	*size = 4;
 	if (n < 8 || off > n - 8)
 		return 0;
 	adrp = a64_insn(p + off);
@@ -1078,8 +1089,11 @@ static char *plt_name(const char *name, bool demangle)
  */
 static int read_plt(struct file *f, Elf *elf)
 {
+	uint64_t (*entry)(const uint8_t *p, size_t n, size_t off,
+			  uint64_t addr, size_t ent, size_t *start,
+			  size_t *size);
 	struct symtab *t = &f->syms;
-	size_t nslots, shstrndx, nsyms, ent, off, next, start, size;
+	size_t nslots, shstrndx, nsyms, ent, off, start, size;
 	struct got_slot *slots, key, *hit;
 	const uint8_t *code;
 	Elf_Data *data, *symdata;
@@ -1091,11 +1105,19 @@ static int read_plt(struct file *f, Elf *elf)
 	GElf_Sym sym;
 	int err;
 
-	if (!gelf_getehdr(elf, &eh) ||
-	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64) ||
-	    elf_getshdrstrndx(elf, &shstrndx))
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
-	err = got_slots(elf, eh.e_machine, &slots, &nslots, &symscn);
+	if (eh.e_machine == EM_X86_64) {
+		entry = x86_64_plt_slot;
+		err = got_slots(elf, R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT,
+				&slots, &nslots, &symscn);
+	} else if (eh.e_machine == EM_AARCH64) {
+		entry = aarch64_plt_slot;
+		err = got_slots(elf, R_AARCH64_JUMP_SLOT, R_AARCH64_JUMP_SLOT,
+				&slots, &nslots, &symscn);
+	} else {
+		return 0;
+	}
 	if (err || !nslots || !gelf_getshdr(symscn, &symsh) ||
 	    !symsh.sh_entsize || !(symdata = elf_getdata(symscn, NULL))) {
 		free(slots);
@@ -1115,22 +1137,9 @@ static int read_plt(struct file *f, Elf *elf)
 		code = data->d_buf;
 		ent = sh.sh_entsize >= PLT_ENTRY_MIN &&
 		      sh.sh_entsize <= PLT_ENTRY_MAX ? sh.sh_entsize : 16;
-		for (off = 0; off < data->d_size; off = next) {
-			if (eh.e_machine == EM_AARCH64) {
-				/* (16 or 24 bytes each, after one of 32) */
-				key.addr = aarch64_plt_slot(code, data->d_size,
-							    off, sh.sh_addr,
-							    &start, &size);
-				next = key.addr ? start + size : off + 4;
-			} else {
-				if (ent > data->d_size - off)
-					break;
-				key.addr = x86_64_plt_slot(code + off, ent,
-							   sh.sh_addr + off);
-				start = off;
-				size = ent;
-				next = off + ent;
-			}
+		for (off = 0; off < data->d_size; off = start + size) {
+			key.addr = entry(code, data->d_size, off, sh.sh_addr,
+					 ent, &start, &size);
 			hit = key.addr ? bsearch(&key, slots, nslots,
 						 sizeof(*slots), slot_cmp) :
 					 NULL;

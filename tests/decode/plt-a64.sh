@@ -6,7 +6,8 @@
 # first (-z force-bti, in a program), an "autia1716" before the br (-z
 # pac-plt), or both; in shared objects, position-dependent programs and a
 # PIE. Their calls go to four functions of libx.so (puts, strlen, malloc,
-# free), one of them through a GOT slot as well. Prints a line "FILE
+# free), and malloc's address is loaded from a GOT slot that is no PLT
+# entry's as well. Prints a line "FILE
 # ENTRY_SIZE" for each file made. Exit status 77 without the binutils.
 set -eu
 a64=aarch64-linux-gnu-
