@@ -1,6 +1,7 @@
 #!/bin/bash
 # check.sh - the whole test suite, as CI runs it: install what is missing,
-# then build and "make check" twice (plain, and with ASan+UBSan), a short
+# then build and "make check" twice (plain, and with ASan+UBSan), build a
+# --disable-shared tree and what its "make check" would run, a short
 # libFuzzer run of each fuzz target, then "make distcheck". VM tests run
 # when a test kernel is found (see README).
 # Prints the logs of failed tests; exits non-zero on any failure.
@@ -30,6 +31,15 @@ run() {
 
 rc=0
 run "make check" "$src/build" || rc=1
+# A static-only tree builds what "make check" builds (nothing of it may
+# need libtool's shared libraries); its tests are the plain tree's.
+echo "=== build --disable-shared ($src/build-static) ==="
+mkdir -p "$src/build-static"
+{ "$src/scripts/build.sh" "$src/build-static" --disable-shared &&
+	make -C "$src/build-static" -s -j2 check TESTS=; } \
+	>"$src/build-static/build.log" 2>&1 ||
+	{ tail -n 40 "$src/build-static/build.log"
+	  echo "check: the --disable-shared build failed"; rc=1; }
 run "make check under ASan+UBSan" "$src/build-asan" --enable-sanitizers || rc=1
 echo "=== libFuzzer, 30 s per target ==="
 make -C "$src/build" -s fuzz FUZZ_SECONDS=30 || rc=1
