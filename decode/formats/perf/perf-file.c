@@ -1941,24 +1941,19 @@ static inline bool lean_ok(const struct ehd__perf_file *f)
 }
 
 /*
- * The event of sample record @p of @size bytes when it is a plain one (see
- * ehd__perf_next_places()); NULL otherwise.
+ * The event of a sample whose id is @id (any, with no ids in the samples)
+ * when its samples can be plain ones (see ehd__perf_next_places()): its
+ * fields at fixed places, time and raw data among them, no call chain.
+ * NULL otherwise.
  */
-static inline struct desc_priv *plain_desc(struct ehd__perf_file *f,
-					   const uint8_t *p, uint16_t size)
+static struct desc_priv *plain_desc(struct ehd__perf_file *f, uint64_t id)
 {
 	const uint64_t need = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
 	struct desc_priv *d = f->descs[0];
-	size_t n = size - 8u, o;
 	uint64_t st;
-	uint32_t sz;
 
-	if (ehd__get32(p) != PERF_RECORD_SAMPLE)
-		return NULL;
 	if (f->sid_pos >= 0) {
-		if (n < (size_t)f->sid_pos + 8)
-			return NULL;
-		d = sample_desc(f, ehd__get64(p + 8 + f->sid_pos));
+		d = sample_desc(f, id);
 		if (!d && f->ndesc == 1)
 			d = f->descs[0];
 		if (!d)
@@ -1967,12 +1962,10 @@ static inline struct desc_priv *plain_desc(struct ehd__perf_file *f,
 	if (!d->pub.lay.state)
 		plan_layout(f, d);
 	st = d->pub.attr.sample_type;
-	o = d->pub.lay.fixed;
 	if (d->pub.lay.state <= 0 || (st & need) != need ||
-	    (st & PERF_SAMPLE_CALLCHAIN) || n < o + 4)
+	    (st & PERF_SAMPLE_CALLCHAIN))
 		return NULL;
-	memcpy(&sz, p + 8 + o, 4);
-	return sz > n - o - 4 ? NULL : d;
+	return d;
 }
 
 bool ehd__perf_borrowing(const struct ehd__perf_file *f)
@@ -1985,39 +1978,68 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			     size_t max, size_t max_bytes)
 {
 	/* (in locals: the stores to @out could be to them, for all C knows) */
-	const uint8_t *buf = f->rbuf, *p;
-	size_t at = f->rpos, end = f->rlen, bytes = 0, n;
-	uint64_t base = f->rbase, pos;
+	const uint8_t *buf = f->rbuf, *p, *raw;
+	size_t at = f->rpos, stop = f->rlen, n, o = 0, nraw;
+	uint64_t base = f->rbase, id, cur_id = 0;
 	uint64_t limit = f->session.pipe_mode ? UINT64_MAX : f->data_end;
-	bool borrowed = f->borrowed;
-	struct ehd__perf_place *o;
-	struct desc_priv *d;
+	bool borrowed = f->borrowed, bad;
+	struct ehd__perf_place *pl;
+	struct desc_priv *d = NULL;
+	size_t sid_at = 0, min_size = 8;
+	uint64_t sid_mask = 0;	/* ids read at sid_at, or none */
+	uint8_t time_at = 0;
 	uint16_t size;
+	uint32_t sz;
 
-	if (!lean_ok(f))
+	if (!lean_ok(f) || base + at >= limit || ((uintptr_t)(buf + at) & 7))
 		return 0;
-	for (n = 0; n < max; n++) {
-		/* record_here() */
+	/*
+	 * Where the records to read end: the buffer's, the data's or
+	 * @max_bytes' end. They are whole multiples of 8 bytes from an
+	 * aligned start, and each is checked with one branch (under TCG, a
+	 * branch costs as much as a few instructions): the checks of its
+	 * event's fields, once an event.
+	 */
+	if (limit - base < stop)
+		stop = (size_t)(limit - base);
+	if (stop - at > max_bytes)
+		stop = at + max_bytes;
+	if (f->sid_pos >= 0) {
+		sid_at = 8 + (size_t)f->sid_pos;
+		sid_mask = UINT64_MAX;
+		min_size = sid_at + 8;
+	}
+	for (n = 0; n < max && stop - at >= 8; n++) {
 		p = buf + at;
-		pos = base + at;
-		if (end - at < 8 || ((uintptr_t)p & 7) || pos >= limit ||
-		    limit - pos < 8)
-			break;
 		memcpy(&size, p + 6, 2);
-		if (size < 8 || size > end - at || (size & 7) ||
-		    size > limit - pos || size > max_bytes - bytes ||
-		    !(d = plain_desc(f, p, size)))
+		if ((size < min_size) | (size > stop - at) | (size & 7) |
+		    (ehd__get32(p) != PERF_RECORD_SAMPLE))
 			break;
-		o = (struct ehd__perf_place *)(void *)((uint8_t *)out +
-						       n * stride);
-		o->time = ehd__perf_at64(p + 8, d->pub.lay.time);
-		o->data = p;
-		o->offset = pos;
-		o->desc = &d->pub;
-		o->size = size;
-		o->borrowed = borrowed;
+		id = ehd__get64(p + sid_at) & sid_mask;
+		if ((id != cur_id) | !d) {
+			d = plain_desc(f, id);
+			if (!d)
+				break;
+			cur_id = id;
+			o = d->pub.lay.fixed;
+			time_at = d->pub.lay.time;
+		}
+		/* the raw data's size, read where it is when it is there */
+		nraw = size - 8;
+		raw = p + 8 + (nraw >= o + 4 ? o : 0);
+		memcpy(&sz, raw, 4);
+		bad = nraw < o + 4;
+		if (bad | (sz > nraw - o - 4))
+			break;
+		pl = (struct ehd__perf_place *)(void *)((uint8_t *)out +
+							n * stride);
+		pl->time = ehd__perf_at64(p + 8, time_at);
+		pl->data = p;
+		pl->offset = base + at;
+		pl->desc = &d->pub;
+		pl->size = (uint32_t)size;
+		pl->borrowed = borrowed;
 		at += size;
-		bytes += size;
 	}
 	if (n) {
 		f->rpos = at;
