@@ -1384,12 +1384,17 @@ static void order_held(struct perf_read *r)
  */
 static void start_drain(struct perf_read *r, bool all, uint64_t limit)
 {
-	size_t n = r->nheld;
+	size_t lo = r->first, n = r->nheld, mid;
 
 	order_held(r);
-	if (!all)
-		while (n > r->first && r->held[n - 1].pl.time > limit)
-			n--;
+	/* (in time order now: the first after @limit is looked for) */
+	while (!all && lo < n) {
+		mid = lo + (n - lo) / 2;
+		if (r->held[mid].pl.time > limit)
+			n = mid;
+		else
+			lo = mid + 1;
+	}
 	r->next_held = r->first;
 	r->drain_end = n;
 	r->draining = true;
@@ -1466,6 +1471,7 @@ struct row_ctx {
 	const struct ehd__perf_event_desc *desc;
 	const struct known *known;
 	uint32_t eh_offset;
+	uint32_t min_raw;	/* the raw data's least size for a row */
 	bool utc;
 	uint64_t clock_offset;
 	uint64_t names_gen;
@@ -1482,6 +1488,7 @@ static bool row_desc(const struct perf_read *r, struct row_ctx *c,
 	c->desc = d;
 	c->known = k && k->key ? k : NULL;
 	c->eh_offset = c->known ? (uint32_t)d->eh_offset : 0;
+	c->min_raw = c->known ? c->eh_offset + c->known->len : 0;
 	return c->known;
 }
 
@@ -1501,11 +1508,12 @@ static inline bool make_row(const struct perf_read *r, struct row_ctx *c,
 	if (l->desc != c->desc && !row_desc(r, c, l->desc))
 		return false;
 	k = c->known;
-	if (!k || !(l->fields & PERF_SAMPLE_TIME) || c->eh_offset > l->raw_size)
+	/* (one branch: under TCG each costs as much as a few instructions) */
+	if (!k | !(l->fields & PERF_SAMPLE_TIME) | (l->raw_size < c->min_raw))
 		return false;
 	eh = l->data + l->raw_off + c->eh_offset;
 	size = l->raw_size - c->eh_offset;
-	if (size < k->len || !ehd__same_bytes(eh, k->bytes, k->len))
+	if (!ehd__same_bytes(eh, k->bytes, k->len))
 		return false;
 	row->key = k->key;
 	row->context = fields_context(l->fields, c->utc);
@@ -1560,7 +1568,7 @@ static int pass_run(struct perf_read *r)
 {
 	struct ehd__eh_sink *sink = r->sink;
 	struct ehd__eh_row *rows = r->rows;
-	size_t i = r->next_held, end = r->drain_end, base, n, k, most;
+	size_t i = r->next_held, end = r->drain_end, base, n, k, most, stop;
 	struct row_ctx c = { .names_gen = names_gen(r) };
 	struct ehd__perf_lean l;
 	uint64_t bytes;
@@ -1575,7 +1583,8 @@ static int pass_run(struct perf_read *r)
 		most = EHD__ROWS_BATCH;
 		if (sink->max - sink->taken < most)
 			most = (size_t)(sink->max - sink->taken);
-		for (base = i, n = 0; n < most && i < end; n++, i++)
+		stop = end - i > most ? i + most : end;
+		for (base = i, n = 0; i < stop; n++, i++)
 			if (!row_sample(&r->held[i], &l) ||
 			    !make_row(r, &c, &l, &rows[n]))
 				break;
