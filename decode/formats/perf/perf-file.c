@@ -2024,11 +2024,11 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			o = d->pub.lay.fixed;
 			time_at = d->pub.lay.time;
 		}
-		/* the raw data's size, read where it is when it is there */
-		nraw = size - 8;
-		raw = p + 8 + (nraw >= o + 4 ? o : 0);
-		memcpy(&sz, raw, 4);
+		/* the raw data's size, where it is (if not there, the header) */
+		nraw = size - 8u;
 		bad = nraw < o + 4;
+		raw = bad ? p : p + 8 + o;
+		memcpy(&sz, raw, 4);
 		if (bad | (sz > nraw - o - 4))
 			break;
 		pl = (struct ehd__perf_place *)(void *)((uint8_t *)out +
