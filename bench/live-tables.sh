@@ -117,19 +117,21 @@ if [ -s floor.txt ]; then
 	cat floor.txt
 	echo "touch: each record copied once; floor: the least conversion (no"
 	echo "ordering, tables or blocks); general: every event made an ehd_event;"
-	echo "library: what ehrecord runs (ehd_reader_pass())"
+	echo "library: what ehrecord runs (ehd_reader_pass()); read: the file's"
+	echo "read() alone, which general and library pay and a live converter not"
 fi
 
-# convert-floor's floor and library, ns per event (empty without it)
+# convert-floor's floor, library and read, ns per event (empty without it)
 floor_ns=$(awk '$1 == "floor" { print $2 }' floor.txt 2>/dev/null)
 lib_ns=$(awk '$1 == "library" { print $2 }' floor.txt 2>/dev/null)
+read_ns=$(awk '$1 == "read" { print $2 }' floor.txt 2>/dev/null)
 
 echo
 echo "== summary: 1 MiB ring per CPU, $secs s runs, $threads load thread(s)"
 [ "$repeats" -gt 1 ] &&
 	echo "   (here and below: of each recorder's $repeats runs at a rung, the one of median steady CPU per event;" &&
 	echo "   a rung passed only if every run there lost nothing; flat out, the median rate made and the most missed)"
-awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" \
+awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" -v rd="$read_ns" \
     -v lib="$lib_ns" '
 	# Every run: one that lost is not made up for by the others (a rung
 	# is passed only if none lost); flat out, a run whose producer was
@@ -257,7 +259,7 @@ awk -v order="$recorders" -v secs="$secs" -v floor="$floor_ns" \
 			printf "budget: 1.2 x -F perf steady less others, what the converter may\n"
 			printf "cost for nettrace to stay within 1.2x"
 			if (floor != "" && lib != "")
-				printf ";\nconverting a file costs %.2f us here (convert-floor library, its\nreading included), the least conversion %.2f us (floor)", lib / 1000, floor / 1000
+				printf ";\nconverting a file costs %.2f us here (convert-floor library, its\nreading included%s), the least conversion %.2f us (floor)", lib / 1000, rd == "" ? "" : sprintf(": %.2f", rd / 1000), floor / 1000
 			printf "\n"
 		}
 		if (!("perf-record" in maxrate) || nr < 2)
