@@ -1996,9 +1996,9 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 	/*
 	 * Where the records to read end: the buffer's, the data's or
 	 * @max_bytes' end. They are whole multiples of 8 bytes from an
-	 * aligned start, and each is checked with one branch (under TCG, a
-	 * branch costs as much as a few instructions): the checks of its
-	 * event's fields, once an event.
+	 * aligned start. Each is checked with one branch, and what its
+	 * event says of its fields once an event (under TCG a branch costs
+	 * as much as a few instructions).
 	 */
 	if (limit - base < stop)
 		stop = (size_t)(limit - base);
