@@ -1190,6 +1190,79 @@ static void test_lean(void **state)
 	free(other.p);
 }
 
+/*
+ * The first sample @b's lean way gives: its offset in @b, and where its raw
+ * data's size is in it.
+ */
+static void first_lean(const struct blob *b, size_t *rec, size_t *raw_size)
+{
+	struct ehd__perf_place pl;
+	struct ehd__perf_file *f;
+	char path[PATH_MAX];
+	int fd = temp_file(b->p, b->len, path);
+	size_t n = 0;
+
+	unlink(path);
+	assert_int_equal(ehd__perf_new(&f), 0);
+	assert_int_equal(ehd__perf_open_fd(f, fd, "lean"), 0);
+	while (!ehd__perf_next_places(f, &pl, sizeof(pl), 1, 4096))
+		assert_true(next_usual(f, &n));
+	*rec = (size_t)pl.offset;
+	*raw_size = (size_t)pl.offset + 8 + pl.desc->lay.fixed;
+	ehd__perf_free(f);
+	close(fd);
+}
+
+/*
+ * A sample whose raw data's size says more than its record holds is not
+ * read the lean way: the records before it are, and it is left where it
+ * is for the usual way (which says what is wrong with it).
+ */
+static void test_lean_damaged(void **state)
+{
+	struct blob bad = { 0 };
+	struct ehd__perf_place pl[4];
+	struct ehd__perf_file *f;
+	char path[PATH_MAX];
+	size_t rec, raw, n, k, samples = 0;
+	int fd;
+
+	(void)state;
+	first_lean(&perf_data, &rec, &raw);
+	bad.len = perf_data.len;
+	bad.p = malloc(bad.len + 1);
+	assert_non_null(bad.p);
+	memcpy(bad.p, perf_data.p, bad.len);
+	/* Each size from the record's own size to the most. */
+	for (k = 0; k < 3; k++) {
+		uint32_t sz = k == 0 ? (uint32_t)(bad.p[rec + 6] |
+						 bad.p[rec + 7] << 8) :
+			      k == 1 ? 0x10000u : 0xffffffffu;
+
+		memcpy(bad.p + raw, &sz, 4);
+		fd = temp_file(bad.p, bad.len, path);
+		unlink(path);
+		assert_int_equal(ehd__perf_new(&f), 0);
+		assert_int_equal(ehd__perf_open_fd(f, fd, "lean"), 0);
+		for (;;) {
+			n = ehd__perf_next_places(f, pl, sizeof(pl[0]), 4,
+						  4096);
+			if (n) {
+				assert_true(pl[0].offset < rec);
+				assert_true(pl[n - 1].offset < rec);
+				continue;
+			}
+			/* the damaged sample is the usual way's */
+			if (ehd__perf_position(f) == rec)
+				break;
+			assert_true(next_usual(f, &samples));
+		}
+		ehd__perf_free(f);
+		close(fd);
+	}
+	free(bad.p);
+}
+
 /* A view source: the whole blob at once, where it is. */
 struct whole_view {
 	const struct blob *b;
@@ -1676,6 +1749,7 @@ int main(void)
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_lean),
+		cmocka_unit_test(test_lean_damaged),
 		cmocka_unit_test(test_places),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_truncated),
