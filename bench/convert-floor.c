@@ -34,7 +34,8 @@
  *
  * (-o MODE: that one alone, for a profiler to look at) and prints
  * "name ns_per_sample" lines, the best of the repeats, with the library's
- * cost over the floor's and the general path's over it.
+ * cost over the floor's, the general path's over it, and the library's
+ * less read's over the floor's.
  * bench/run-live.sh runs it in the test VM on a file it recorded, so that
  * the floor is in the VM's units: a converter's cost per event while
  * recording is at least the floor's.
