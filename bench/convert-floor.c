@@ -148,7 +148,7 @@ static int load(const char *path, uint8_t **buf, struct trace *t)
 	}
 	for (i = 0; i + 8 <= t->size; i += size) {
 		size = t->data[i + 6] | (size_t)t->data[i + 7] << 8;
-		if (size < 8)
+		if (size < 8 || i + size > t->size)	/* (as touch() stops) */
 			break;
 		t->samples += ehd__get32(t->data + i) == PERF_RECORD_SAMPLE;
 	}

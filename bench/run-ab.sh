@@ -63,7 +63,6 @@ case $what in
 main) field=rec_steady_main_cpu_s ;;
 process) field=rec_steady_cpu_s ;;
 convert)
-	field=library
 	[ -f "$file" ] ||
 		{ echo "$me: AB_WHAT=convert needs AB_FILE, a perf.data (not '$file')" >&2; exit 2; }
 	file=$(cd "$(dirname "$file")" && pwd -P)/$(basename "$file") ;;
@@ -120,13 +119,13 @@ fi
 # convert NAME BUILD [NAME=VALUE...]: one conversion of AB_FILE (the best
 # of 3); prints "NAME us/event"
 convert() {
-	local name=$1 build=$2 ns
+	local name=$1 build=$2
 	shift 2
-	ns=$(env "$@" "$build/bench/convert-floor" -r 3 -o library "$file" \
-		2>"$work"/err | awk '$1 == "library" { print $2 }')
-	awk -v name="$name" -v ns="$ns" 'BEGIN {
-		if (ns !~ /^[0-9.]+$/) exit 1
-		printf "%s %.3f\n", name, ns / 1000 }' ||
+	env "$@" "$build/bench/convert-floor" -r 3 -o library "$file" \
+		2>"$work"/err | awk -v name="$name" '
+		$1 == "library" && $2 ~ /^[0-9.]+$/ {
+			printf "%s %.3f\n", name, $2 / 1000; done = 1 }
+		END { exit !done }' ||
 		{ echo "$me: $name: convert-floor failed: $(cat "$work"/err)" >&2; return 1; }
 }
 
@@ -187,7 +186,9 @@ awk '
 		printf "median A %.3f us/event, B %.3f us/event, B/A %.3f\n", ma, mb, mb / ma
 	}' "$work"/runs || status=1
 if [ "$what" = convert ]; then
-	"$a/bench/convert-floor" -r 3 -o read "$file" |
-		awk '$1 == "read" { printf "of which reading the file (A): %.3f us/event\n", $2 / 1000 }'
+	"$a/bench/convert-floor" -r 3 -o read "$file" | awk '
+		$1 == "read" { printf "of which reading the file (A): %.3f us/event\n", $2 / 1000; done = 1 }
+		END { exit !done }' ||
+		{ echo "$me: A: convert-floor -o read failed" >&2; status=1; }
 fi
 exit $status

@@ -1191,10 +1191,10 @@ static void test_lean(void **state)
 }
 
 /*
- * The first sample @b's lean way gives: its offset in @b, and where its raw
- * data's size is in it.
+ * The first sample @b's lean way gives: its offset in @b, and in @raw_at
+ * that of its raw data's size.
  */
-static void first_lean(const struct blob *b, size_t *rec, size_t *raw_size)
+static void first_lean(const struct blob *b, size_t *rec, size_t *raw_at)
 {
 	struct ehd__perf_place pl;
 	struct ehd__perf_file *f;
@@ -1208,7 +1208,7 @@ static void first_lean(const struct blob *b, size_t *rec, size_t *raw_size)
 	while (!ehd__perf_next_places(f, &pl, sizeof(pl), 1, 4096))
 		assert_true(next_usual(f, &n));
 	*rec = (size_t)pl.offset;
-	*raw_size = (size_t)pl.offset + 8 + pl.desc->lay.fixed;
+	*raw_at = (size_t)pl.offset + 8 + pl.desc->lay.fixed;
 	ehd__perf_free(f);
 	close(fd);
 }

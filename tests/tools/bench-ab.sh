@@ -25,7 +25,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-ab.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp
 
-TMPDIR=$tmp AB_WHAT=convert AB_FILE=$data AB_PAIRS=3 \
+AB_WHAT=convert AB_FILE=$data AB_PAIRS=3 \
 	bash "$ab" --guest "$bin" "$bin" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc = 0 ] && ok "convert mode ran (exit 0)" ||

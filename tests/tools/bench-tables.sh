@@ -16,7 +16,10 @@
 #  - without that run's loss, the rung is passed, with the median run's
 #    cost;
 #  - flat out, a recorder passes with the median rate made only if every
-#    run there lost nothing.
+#    run there lost nothing;
+#  - with bench/convert-floor's output beside the results, the summary
+#    gives its library cost, the file's read of it (when convert-floor
+#    printed one) and the floor.
 set -u
 tables=$(dirname "$0")/../../bench/live-tables.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-tables.XXXXXX")
@@ -88,4 +91,22 @@ if grep -q "at 20000: .* runs missed events" "$tmp/out"; then
 else
 	ok "no run at 20000 named as missing events when none did"
 fi
+
+# With bench/convert-floor's output: its library, read and floor costs in
+# the summary; an output without read (an older convert-floor) leaves it out.
+cat >"$tmp/floor.txt" <<-END
+	touch        70.0 ns per sample (300000 samples)
+	floor       140.0 ns per sample (300000 samples)
+	library     800.0 ns per sample (300000 samples)
+	read        290.0 ns per sample (300000 samples)
+END
+tables
+has "the summary gives the library's cost, what reading the file is of it, and the floor" \
+	'^reading included: 0\.29\), the least conversion 0\.14 us \(floor\)$'
+has "... the library's cost on the line before" \
+	'^converting a file costs 0\.80 us here \(convert-floor library, its$'
+sed -i '/^read /d' "$tmp/floor.txt"
+tables
+has "without a read line, the summary says none" \
+	'^reading included\), the least conversion 0\.14 us \(floor\)$'
 finish

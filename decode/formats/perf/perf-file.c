@@ -2033,7 +2033,7 @@ size_t ehd__perf_next_places(struct ehd__perf_file *f,
 			break;
 		pl = (struct ehd__perf_place *)(void *)((uint8_t *)out +
 							n * stride);
-		pl->time = ehd__perf_rec_at64(p + 8, time_at);
+		pl->time = ehd__perf_at64(p + 8, time_at);
 		pl->data = p;
 		pl->offset = base + at;
 		pl->desc = &d->pub;

@@ -540,27 +540,16 @@ size_t ehd__perf_held_reserve_for(size_t ring_bytes);
 
 /*
  * The u64 field at @at - 1 of a sample's fields (at @p), as struct
- * ehd__perf_layout places them; 0 when @at is 0 (no such field).
+ * ehd__perf_layout places them; 0 when @at is 0 (no such field). @p is in
+ * its record, after the record's 8-byte header, which is read (and the
+ * value dropped) when @at is 0: without a branch, which under TCG costs
+ * more than the load.
  */
 static inline uint64_t ehd__perf_at64(const uint8_t *p, uint8_t at)
 {
-	uint64_t v = 0;
-
-	if (at)
-		memcpy(&v, p + at - 1, 8);
-	return v;
-}
-
-/*
- * ehd__perf_at64() without a branch, for the fields of a sample record
- * whose header precedes them (@p - 1 is read when @at is 0): under TCG a
- * branch costs more than the load.
- */
-static inline uint64_t ehd__perf_rec_at64(const uint8_t *p, uint8_t at)
-{
 	uint64_t v;
 
-	memcpy(&v, p + at - 1, 8);
+	memcpy(&v, at ? p + at - 1 : p - 8, 8);
 	return at ? v : 0;
 }
 
@@ -576,12 +565,12 @@ static inline void ehd__perf_lean_fields(struct ehd__perf_lean *l)
 {
 	const struct ehd__perf_layout *lay = &l->desc->lay;
 	const uint8_t *p = l->data + 8;
-	uint64_t v = ehd__perf_rec_at64(p, lay->tid);
+	uint64_t v = ehd__perf_at64(p, lay->tid);
 	uint32_t sz;
 
 	memcpy(&sz, p + lay->fixed, 4);
 	l->fields = l->desc->attr.sample_type;
-	l->cpu = (uint32_t)ehd__perf_rec_at64(p, lay->cpu);
+	l->cpu = (uint32_t)ehd__perf_at64(p, lay->cpu);
 	l->pid = (uint32_t)v;
 	l->tid = (uint32_t)(v >> 32);
 	l->raw_off = (uint32_t)(8 + lay->fixed + 4);
