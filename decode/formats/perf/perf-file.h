@@ -547,10 +547,11 @@ size_t ehd__perf_held_reserve_for(size_t ring_bytes);
  */
 static inline uint64_t ehd__perf_at64(const uint8_t *p, uint8_t at)
 {
-	uint64_t v;
+	uint64_t there = -(uint64_t)(at != 0), v;
 
-	memcpy(&v, at ? p + at - 1 : p - 8, 8);
-	return at ? v : 0;
+	/* (p + at - 1, or p - 8: masks, which compilers keep branch-free) */
+	memcpy(&v, p - 8 + ((at + 7u) & there), 8);
+	return v & there;
 }
 
 /**
