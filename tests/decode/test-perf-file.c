@@ -1214,18 +1214,49 @@ static void first_lean(const struct blob *b, size_t *rec, size_t *raw_at)
 }
 
 /*
+ * Read @b the lean way, and the usual way where the lean way gives
+ * nothing, up to the record at @rec: the lean way gives none at or past
+ * it, and stops there.
+ */
+static void lean_stops_at(const struct blob *b, size_t rec, size_t *samples)
+{
+	struct ehd__perf_place pl[4];
+	struct ehd__perf_file *f;
+	char path[PATH_MAX];
+	int fd = temp_file(b->p, b->len, path);
+	size_t n;
+
+	unlink(path);
+	assert_int_equal(ehd__perf_new(&f), 0);
+	assert_int_equal(ehd__perf_open_fd(f, fd, "lean"), 0);
+	for (;;) {
+		n = ehd__perf_next_places(f, pl, sizeof(pl[0]), 4, 4096);
+		if (n) {
+			assert_true(pl[0].offset < rec);
+			assert_true(pl[n - 1].offset < rec);
+			continue;
+		}
+		/* the damaged sample is the usual way's */
+		if (ehd__perf_position(f) == rec)
+			break;
+		assert_true(next_usual(f, samples));
+	}
+	ehd__perf_free(f);
+	close(fd);
+}
+
+/*
  * A sample whose raw data's size says more than its record holds is not
  * read the lean way: the records before it are, and it is left where it
- * is for the usual way (which says what is wrong with it).
+ * is for the usual way (which says what is wrong with it). Nor is one
+ * too short to hold the size at all (the size's place is then the next
+ * record's first bytes).
  */
 static void test_lean_damaged(void **state)
 {
 	struct blob bad = { 0 };
-	struct ehd__perf_place pl[4];
-	struct ehd__perf_file *f;
-	char path[PATH_MAX];
-	size_t rec, raw, n, k, samples = 0;
-	int fd;
+	size_t rec, raw, k, samples = 0;
+	uint16_t short_size;
 
 	(void)state;
 	first_lean(&perf_data, &rec, &raw);
@@ -1240,26 +1271,14 @@ static void test_lean_damaged(void **state)
 			      k == 1 ? 0x10000u : 0xffffffffu;
 
 		memcpy(bad.p + raw, &sz, 4);
-		fd = temp_file(bad.p, bad.len, path);
-		unlink(path);
-		assert_int_equal(ehd__perf_new(&f), 0);
-		assert_int_equal(ehd__perf_open_fd(f, fd, "lean"), 0);
-		for (;;) {
-			n = ehd__perf_next_places(f, pl, sizeof(pl[0]), 4,
-						  4096);
-			if (n) {
-				assert_true(pl[0].offset < rec);
-				assert_true(pl[n - 1].offset < rec);
-				continue;
-			}
-			/* the damaged sample is the usual way's */
-			if (ehd__perf_position(f) == rec)
-				break;
-			assert_true(next_usual(f, &samples));
-		}
-		ehd__perf_free(f);
-		close(fd);
+		lean_stops_at(&bad, rec, &samples);
 	}
+	/* The record ends where its raw data's size would start. */
+	memcpy(bad.p, perf_data.p, bad.len);
+	short_size = (uint16_t)(raw - rec);
+	assert_int_equal(short_size & 7, 0);
+	memcpy(bad.p + rec + 6, &short_size, 2);
+	lean_stops_at(&bad, rec, &samples);
 	free(bad.p);
 }
 
