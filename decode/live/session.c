@@ -1542,13 +1542,15 @@ static int put_out(struct ehd_session *s)
 static int open_sink(struct ehd_session *s)
 {
 	static const uint8_t zero[PERF_HEADER_SIZE];
-	size_t mem = s->spool_mem;
+	size_t mem = s->spool_mem, wake = s->nrings * s->size;
 	int err;
 
 	s->sink.fd = s->out_fd;
 	if (s->out_fd < 0) {
-		if (mem < s->nrings * s->size)
-			mem = s->nrings * s->size;
+		if (mem < wake)
+			mem = wake;
+		if (wake > mem / 4)
+			wake = mem / 4;
 		err = ehd__spool_new(&s->spool, mem, s->spool_disk,
 				     s->spool_dir);
 		if (err)
@@ -1560,6 +1562,14 @@ static int open_sink(struct ehd_session *s)
 			/* (short of memory: chunks made as they are needed) */
 			ehd__spool_reserve(s->spool, ehd__spool_reserve_for(
 					   s->nrings * s->size));
+			/*
+			 * With no latency bound, the consumer is woken for
+			 * what all the rings hold (a quarter of the spool at
+			 * most), not for every pass: fewer, longer runs of
+			 * converting.
+			 */
+			if (s->latency_ms < 0)
+				ehd__spool_set_wake(s->spool, wake);
 		}
 		s->sink.spool = s->spool;
 	}

@@ -41,6 +41,7 @@ struct ehd__spool {
 	int efd;		/* wakes the consumer */
 	bool consumer_waiting;
 	bool producer_waiting;
+	uint64_t wake_bytes;	/* pending bytes a commit wakes the consumer for */
 
 	struct chunk *head;	/* the oldest chunk not freed */
 	struct chunk *rd;	/* the chunk the consumer reads */
@@ -454,7 +455,10 @@ int ehd__spool_put(struct ehd__spool *s, const struct iovec *iov, int niov)
 	return put_file(s, c, iov, niov);
 }
 
-/* Under the lock: commit what was put; wake the consumer. */
+/*
+ * Under the lock: commit what was put; wake the consumer once enough
+ * waits (ehd__spool_set_wake()), or at the close.
+ */
 static void commit_locked(struct ehd__spool *s)
 {
 	struct chunk *c;
@@ -467,8 +471,17 @@ static void commit_locked(struct ehd__spool *s)
 	s->uncommitted = s->tail;
 	s->pending += added;
 	s->st.in += added;
-	if ((added || s->closed) && s->consumer_waiting)
+	if (!s->consumer_waiting)
+		return;
+	if (s->closed || (added && s->pending >= s->wake_bytes))
 		wake_consumer_locked(s);
+}
+
+void ehd__spool_set_wake(struct ehd__spool *s, uint64_t bytes)
+{
+	pthread_mutex_lock(&s->lock);
+	s->wake_bytes = bytes;
+	pthread_mutex_unlock(&s->lock);
 }
 
 void ehd__spool_commit(struct ehd__spool *s)

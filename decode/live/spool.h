@@ -20,8 +20,9 @@
  *
  * Bytes put are seen by the consumer from the next commit on, so that a
  * producer can make a group of puts (a pass over the rings) visible at
- * once. Commit and close wake a waiting consumer through a descriptor it
- * can poll (ehd__spool_fd()), so that its wait also ends on a signal.
+ * once. Commit (once enough waits: ehd__spool_set_wake()) and close wake
+ * a waiting consumer through a descriptor it can poll (ehd__spool_fd()),
+ * so that its wait also ends on a signal.
  *
  * The bytes of one put are never split between two chunks: a producer
  * that puts whole records gets whole records in each chunk. A consumer
@@ -148,6 +149,21 @@ int ehd__spool_put(struct ehd__spool *sp, const struct iovec *iov, int n);
  * @sp: the spool
  */
 void ehd__spool_commit(struct ehd__spool *sp);
+
+/**
+ * ehd__spool_set_wake() - how much a commit lets wait before it wakes the
+ * consumer
+ * @sp: the spool
+ * @bytes: a commit wakes a waiting consumer once this many bytes are
+ *	committed and not read (0, the default: at every commit that adds
+ *	some)
+ *
+ * A consumer woken for each pass over the rings converts a few records a
+ * wake; woken for a larger share of the spool, it converts more of them
+ * for each switch into it. A close, and a put refused for want of room,
+ * wake it whatever is pending.
+ */
+void ehd__spool_set_wake(struct ehd__spool *sp, uint64_t bytes);
 
 /**
  * ehd__spool_close() - the producer is done: commit, and the consumer's

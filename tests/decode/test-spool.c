@@ -6,10 +6,13 @@
  * as a full spool does, instead of failing the recording; a file read to
  * its end is used again from its start; chunks reserved before a
  * recording are faulted in then, not by the puts; the copy of a span into
- * the spool moves every byte, whichever moves the CPU has.
+ * the spool moves every byte, whichever moves the CPU has; a consumer is
+ * woken once as much waits as it asked for.
  */
 #include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -365,6 +368,59 @@ static void test_copy_span(void **state)
 				}
 }
 
+/* Whether the consumer's descriptor says to look now. */
+static bool woken(struct ehd__spool *sp)
+{
+	struct pollfd pfd = { .fd = ehd__spool_fd(sp), .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1;
+}
+
+/*
+ * With a wake of 10 puts' worth, a waiting consumer is not woken by the
+ * commit of 5 puts, and is by the commit that brings 10; a refused put
+ * wakes it whatever waits, as does the close. Without a wake set, each
+ * commit that adds bytes wakes it.
+ */
+static void test_wake(void **state)
+{
+	struct ehd__spool *sp;
+	uint32_t k = 0, i;
+
+	(void)state;
+	assert_int_equal(ehd__spool_new(&sp, EHD__SPOOL_CHUNK, 0, NULL), 0);
+	assert_int_equal(read_puts(sp, 0), 0);	/* waits */
+	assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_commit(sp);
+	assert_true(woken(sp));
+	assert_int_equal(read_puts(sp, 0), 1);
+
+	ehd__spool_set_wake(sp, 10 * PUT);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_commit(sp);
+	assert_false(woken(sp));
+	for (i = 0; i < 5; i++)
+		assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_commit(sp);
+	assert_true(woken(sp));
+	assert_int_equal(read_puts(sp, 1), 10);
+	assert_false(woken(sp));
+
+	/* fill the chunk: the refusal wakes, with less than 10 waiting */
+	while (put_one(sp, k) == 0)
+		k++;
+	assert_true(woken(sp));
+	assert_true(ehd__spool_starved(sp));
+	ehd__spool_commit(sp);
+	assert_int_equal(read_puts(sp, 11), k - 11);
+
+	assert_int_equal(put_one(sp, k++), 0);
+	ehd__spool_close(sp, 0);
+	assert_true(woken(sp));
+	ehd__spool_free(sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_reserve_for),
 		cmocka_unit_test(test_held_reserve_for),
 		cmocka_unit_test(test_copy_span),
+		cmocka_unit_test(test_wake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -350,7 +350,8 @@ EHD_API int ehd_session_set_buffer(struct ehd_session *s, size_t bytes);
  *	converts (EHD_READER_SYSTEM: a process gone by then is read without
  *	its files' names); a file read once the recording has ended does
  *	not, and with none the thread does not wake at all while the rings
- *	fill slowly.
+ *	fill slowly, nor does the one that converts until what waits for it
+ *	is as much as the rings hold (a quarter of the spool at most).
  *
  * Return: 0, -EINVAL below -1, -EBUSY once started.
  */
