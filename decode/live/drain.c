@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <linux/perf_event.h>
@@ -41,6 +42,8 @@ struct ehd__drain {
 	struct ehd_buf taken;	/* the side records of this pass */
 	int stop;		/* atomic: do a last pass and end */
 	int empty_rounds;
+	size_t most;		/* the most a ring gave in the last pass */
+	uint64_t last_ns;	/* when the last pass that took data began */
 	struct ehd__drain_stats st;	/* atomic counts */
 };
 
@@ -377,7 +380,7 @@ static long long pass(struct ehd__drain *d)
 	struct ehd__samples samples = { d->skip, c->nskip, 0, 0 };
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
-	size_t i;
+	size_t i, most = 0;
 	int n = 0, first, err;
 	bool full = false;
 
@@ -444,6 +447,8 @@ static long long pass(struct ehd__drain *d)
 		}
 		if (!len)
 			continue;
+		if (len > most)
+			most = len;
 		first = n;
 		if (at + len <= c->size) {
 			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
@@ -497,6 +502,7 @@ static long long pass(struct ehd__drain *d)
 		ehd__spool_commit(k->spool);
 	if (full)
 		count(&d->st.full, 1);
+	d->most = most;
 	if (got) {
 		count(&d->st.passes, 1);
 		count(&d->st.bytes, got);
@@ -506,18 +512,56 @@ static long long pass(struct ehd__drain *d)
 	return full ? -ENOSPC : (long long)got;
 }
 
+int ehd__drain_early(size_t size, size_t most, uint64_t ns)
+{
+	const uint64_t early = (uint64_t)EHD__DRAIN_EARLY_MS * 1000000;
+	uint64_t half;
+
+	/* half a ring takes at least ns / 2: a ring gives at most its size */
+	if (!most || ns >= 2 * early)
+		return -1;
+	half = (uint64_t)(size / 2) * ns / most;
+	if (half >= early)
+		return -1;
+	return half < 1000000 ? 1 : (int)(half / 1000000);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+/* How long the next poll() waits: ehd__drain_early() into the spool. */
+static int next_wait(struct ehd__drain *d, long long got, uint64_t began)
+{
+	const struct ehd__drain_cfg *c = &d->cfg;
+	uint64_t ns = began - d->last_ns;
+
+	if (c->sink->err)
+		return -1;
+	if (got <= 0 || !c->sink->spool || c->timeout_ms >= 0)
+		return c->timeout_ms;
+	d->last_ns = began;
+	return ehd__drain_early(c->size, d->most, ns);
+}
+
 static void *run(void *arg)
 {
 	struct ehd__drain *d = arg;
 	const struct ehd__drain_cfg *c = &d->cfg;
 	uint64_t v;
 	long long r;
+	uint64_t began;
 	size_t i;
 	bool idle;
 
 	for (;;) {
 		bool last = __atomic_load_n(&d->stop, __ATOMIC_ACQUIRE);
 
+		began = now_ns();
 		pthread_mutex_lock(&d->io);
 		r = c->sink->err ? c->sink->err : pass(d);
 		pthread_mutex_unlock(&d->io);
@@ -537,7 +581,7 @@ static void *run(void *arg)
 			__atomic_load_n(&c->sink->limit_hit, __ATOMIC_ACQUIRE));
 		if (poll(idle ? d->pfds + c->nrings : d->pfds,
 			 idle ? 1 : c->nrings + 1,
-			 c->sink->err ? -1 : c->timeout_ms) < 0 &&
+			 next_wait(d, r, began)) < 0 &&
 		    errno != EINTR)
 			break;
 		if (d->pfds[c->nrings].revents &&
@@ -556,7 +600,10 @@ static void *run(void *arg)
  * more than the copy. But only where the spool holds every ring twice
  * over: a smaller one, full while a slow converter reads it, leaves the
  * rings only their last quarter to wait in, and events were lost there.
- * The measurements: docs/live-collection.md, "The drain's watermark".
+ * At rates where that quarter fills in tens of ms, ehd__drain_early()
+ * times passes as a half watermark would.
+ * The measurements: docs/live-collection.md, "The drain's watermark" and
+ * "The early pass".
  */
 size_t ehd__drain_watermark(size_t size, size_t nrings, bool bounded,
 			    uint64_t spool)

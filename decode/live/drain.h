@@ -177,6 +177,25 @@ int ehd__sink_put(struct ehd__sink *k, const void *p, size_t n);
 size_t ehd__drain_watermark(size_t size, size_t nrings, bool bounded,
 			    uint64_t spool);
 
+/*
+ * ehd__drain_early() - when the next pass comes before the watermark
+ * @size: a ring's data bytes
+ * @most: the most one ring gave in the last pass that took data
+ * @ns: the time from the pass before that one, in ns
+ *
+ * Copying into the spool, the kernel wakes the thread at three quarters:
+ * few wakes where a wake is much of the cost. Where a ring fills half
+ * its size in under EHD__DRAIN_EARLY_MS at the last pass's rate, its
+ * last quarter leaves a wake that comes late (every CPU busy, or the
+ * CPU itself not run by a hypervisor) too little time, and events were
+ * lost there. The next pass is then timed for when that ring is half
+ * full, as a half watermark would wake it; the watermark stays armed.
+ *
+ * Return: ms to wait (at least 1), or -1: the watermark's wake alone.
+ */
+#define EHD__DRAIN_EARLY_MS 50
+int ehd__drain_early(size_t size, size_t most, uint64_t ns);
+
 /* A ring as the drain thread sees it. */
 struct ehd__drain_ring {
 	int fd;			/* the perf event that owns the mapping */

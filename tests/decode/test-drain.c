@@ -212,6 +212,33 @@ static void test_watermark(void **state)
 	assert_int_equal(ehd__drain_watermark(m, 33, false, 64 * m), m / 2);
 }
 
+/*
+ * The early pass: timed for when the busiest ring is half full, only
+ * where half fills in under EHD__DRAIN_EARLY_MS (1 MiB rings).
+ */
+static void test_early(void **state)
+{
+	const size_t m = 1u << 20;
+	const uint64_t ms = 1000000;
+
+	(void)state;
+	/* 3/4 in 30 ms (about 26 MB/s): half in 20 */
+	assert_int_equal(ehd__drain_early(m, 3 * m / 4, 30 * ms), 20);
+	/* half in 60 ms: the watermark will do */
+	assert_int_equal(ehd__drain_early(m, m / 4, 30 * ms), -1);
+	/* half in 40 ms, then in exactly 50 */
+	assert_int_equal(ehd__drain_early(m, m / 2, 40 * ms), 40);
+	assert_int_equal(ehd__drain_early(m, m / 2, 50 * ms), -1);
+	/* a whole ring in 99 ms: half in 49.5 */
+	assert_int_equal(ehd__drain_early(m, m, 99 * ms), 49);
+	/* a long wait, even with a full ring: never early (nor overflows) */
+	assert_int_equal(ehd__drain_early(m, m, 100 * ms), -1);
+	assert_int_equal(ehd__drain_early(m, m, UINT64_MAX), -1);
+	/* nothing taken; fast enough to want less than a ms */
+	assert_int_equal(ehd__drain_early(m, 0, 10 * ms), -1);
+	assert_int_equal(ehd__drain_early(m, m, ms / 2), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_skips_ids),
 		cmocka_unit_test(test_bounded_counts),
 		cmocka_unit_test(test_watermark),
+		cmocka_unit_test(test_early),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
