@@ -9,11 +9,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <linux/perf_event.h>
 
+#include "core/ehd-clock.h"
 #include "core/io.h"
 #include "live/drain.h"
 #include "formats/perf/perf-file.h"
@@ -42,7 +42,6 @@ struct ehd__drain {
 	struct ehd_buf taken;	/* the side records of this pass */
 	int stop;		/* atomic: do a last pass and end */
 	int empty_rounds;
-	size_t most;		/* the most a ring gave in the last pass */
 	uint64_t last_ns;	/* when the last pass that took data began */
 	struct ehd__drain_stats st;	/* atomic counts */
 };
@@ -364,11 +363,11 @@ int ehd__sink_write_bounded(struct ehd__sink *k, const void *p, size_t n,
 /*
  * One pass: the side records, then what each ring holds, then a round
  * end; into a file with one writev(), into the spool piece by piece (a
- * ring whose data finds no room keeps it for the next pass). Return: ring
- * bytes taken, -ENOSPC when some were left for lack of room, or the
- * sink's failure.
+ * ring whose data finds no room keeps it for the next pass); *@most
+ * raised to the most one ring gave. Return: ring bytes taken, -ENOSPC
+ * when some were left for lack of room, or the sink's failure.
  */
-static long long pass(struct ehd__drain *d)
+static long long pass(struct ehd__drain *d, size_t *most)
 {
 	static const struct perf_event_header round = {
 		.type = EHD__PERF_RECORD_FINISHED_ROUND,
@@ -380,7 +379,7 @@ static long long pass(struct ehd__drain *d)
 	struct ehd__samples samples = { d->skip, c->nskip, 0, 0 };
 	uint64_t limit = __atomic_load_n(&k->limit, __ATOMIC_ACQUIRE);
 	struct ehd_buf t;
-	size_t i, most = 0;
+	size_t i;
 	int n = 0, first, err;
 	bool full = false;
 
@@ -447,8 +446,8 @@ static long long pass(struct ehd__drain *d)
 		}
 		if (!len)
 			continue;
-		if (len > most)
-			most = len;
+		if (len > *most)
+			*most = len;
 		first = n;
 		if (at + len <= c->size) {
 			d->iov[n++] = (struct iovec){ c->rings[i].data + at, len };
@@ -502,7 +501,6 @@ static long long pass(struct ehd__drain *d)
 		ehd__spool_commit(k->spool);
 	if (full)
 		count(&d->st.full, 1);
-	d->most = most;
 	if (got) {
 		count(&d->st.passes, 1);
 		count(&d->st.bytes, got);
@@ -526,16 +524,12 @@ int ehd__drain_early(size_t size, size_t most, uint64_t ns)
 	return half < 1000000 ? 1 : (int)(half / 1000000);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
-}
-
-/* How long the next poll() waits: ehd__drain_early() into the spool. */
-static int next_wait(struct ehd__drain *d, long long got, uint64_t began)
+/*
+ * How long the next poll() waits: ehd__drain_early() into the spool, for
+ * a pass begun at @began that took @got bytes, @most of them one ring's.
+ */
+static int next_wait(struct ehd__drain *d, long long got, size_t most,
+		     uint64_t began)
 {
 	const struct ehd__drain_cfg *c = &d->cfg;
 	uint64_t ns = began - d->last_ns;
@@ -545,7 +539,7 @@ static int next_wait(struct ehd__drain *d, long long got, uint64_t began)
 	if (got <= 0 || !c->sink->spool || c->timeout_ms >= 0)
 		return c->timeout_ms;
 	d->last_ns = began;
-	return ehd__drain_early(c->size, d->most, ns);
+	return ehd__drain_early(c->size, most, ns);
 }
 
 static void *run(void *arg)
@@ -555,15 +549,16 @@ static void *run(void *arg)
 	uint64_t v;
 	long long r;
 	uint64_t began;
-	size_t i;
+	size_t i, most;
 	bool idle;
 
 	for (;;) {
 		bool last = __atomic_load_n(&d->stop, __ATOMIC_ACQUIRE);
 
-		began = now_ns();
+		began = ehd__now_ns(CLOCK_MONOTONIC);
+		most = 0;
 		pthread_mutex_lock(&d->io);
-		r = c->sink->err ? c->sink->err : pass(d);
+		r = c->sink->err ? c->sink->err : pass(d, &most);
 		pthread_mutex_unlock(&d->io);
 		if (last)
 			break;
@@ -581,7 +576,7 @@ static void *run(void *arg)
 			__atomic_load_n(&c->sink->limit_hit, __ATOMIC_ACQUIRE));
 		if (poll(idle ? d->pfds + c->nrings : d->pfds,
 			 idle ? 1 : c->nrings + 1,
-			 next_wait(d, r, began)) < 0 &&
+			 next_wait(d, r, most, began)) < 0 &&
 		    errno != EINTR)
 			break;
 		if (d->pfds[c->nrings].revents &&

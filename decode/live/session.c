@@ -33,6 +33,7 @@
 #include "live/aim.h"
 #include "live/drain.h"
 #include "core/ehd-buf.h"
+#include "core/ehd-clock.h"
 #include "formats/perf/perf-stream.h"
 #include "live/session-int.h"
 #include "live/spool.h"
@@ -171,14 +172,6 @@ static int fail(struct ehd_session *s, int err, const char *fmt, ...)
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
 	return err;
-}
-
-static uint64_t now_ns(int clockid)
-{
-	struct timespec ts;
-
-	clock_gettime(clockid, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int sink_fail(struct ehd_session *s);
@@ -1150,7 +1143,7 @@ static int scan_providers(struct ehd_session *s)
 	bool locked = false;
 	int err = 0;
 
-	s->last_scan = now_ns(CLOCK_MONOTONIC);
+	s->last_scan = ehd__now_ns(CLOCK_MONOTONIC);
 	if (!list)
 		return 0;	/* no user_events yet */
 	for (i = 0; list[i] && !err; i++) {
@@ -1439,9 +1432,9 @@ static int describe_session(struct ehd_session *s)
 
 	if (!s->normal)
 		ehd__ps_pipe_header(&s->out);
-	w0 = now_ns(CLOCK_REALTIME);
-	c = now_ns(s->clockid);
-	w1 = now_ns(CLOCK_REALTIME);
+	w0 = ehd__now_ns(CLOCK_REALTIME);
+	c = ehd__now_ns(s->clockid);
+	w1 = ehd__now_ns(CLOCK_REALTIME);
 	m.cmdline = (const char *const *)s->cmdline;
 	m.clockid = s->clockid;
 	m.clock_ns = c;
@@ -1475,7 +1468,7 @@ static int describe_session(struct ehd_session *s)
 		return err;
 	sid.sample_type = SAMPLE_TYPE;
 	sid.id = s->rings[0].id;
-	sid.time = now_ns(s->clockid);
+	sid.time = ehd__now_ns(s->clockid);
 	if (s->npids) {
 		/* Only the aim's processes: nothing of the others. */
 		err = read_aim(s);
@@ -1779,7 +1772,7 @@ EHD_API int ehd_session_snapshot(struct ehd_session *s)
 static int rescan(struct ehd_session *s)
 {
 	if (s->state == STARTED && s->has_provider &&
-	    now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS)
+	    ehd__now_ns(CLOCK_MONOTONIC) - s->last_scan >= RESCAN_NS)
 		return scan_providers(s);
 	return 0;
 }
@@ -1894,7 +1887,7 @@ static void put_lost_samples(struct ehd_session *s, const struct ring *ring,
 	rec[0] = PERF_RECORD_LOST_SAMPLES | (uint64_t)sizeof(rec) << 48;
 	rec[1] = n;
 	rec[2] = 0;
-	rec[3] = now_ns(s->clockid);
+	rec[3] = ehd__now_ns(s->clockid);
 	rec[4] = (uint64_t)ring->cpu;
 	rec[5] = id;
 	ehd__buf_put(&s->out, rec, sizeof(rec));

@@ -38,6 +38,7 @@
 
 #include "core/ehd-buf.h"
 #include "core/ehd-bytes.h"
+#include "core/ehd-clock.h"
 #include "core/ehd-table.h"
 #include "system/procfs.h"
 #include "system/symbols.h"
@@ -1505,7 +1506,6 @@ static int read_perf_map(struct symtab *t, FILE *fp)
 static int jit_load(struct jit *j, uint64_t ip)
 {
 	char path[PATH_MAX];
-	struct timespec ts;
 	struct stat st;
 	uint64_t now;
 	FILE *fp;
@@ -1513,8 +1513,7 @@ static int jit_load(struct jit *j, uint64_t ip)
 
 	if (j->read && symtab_find(&j->syms, ip))
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	now = ehd__now_ns(CLOCK_MONOTONIC_COARSE);
 	if (j->read && now < j->retry)
 		return 0;
 	j->retry = now + JIT_RETRY_NS;

@@ -8,7 +8,8 @@
  * the kernel's own count of an event was seen to say one more than its
  * ring held, and it counts no CPU samples. A snapshot of a circular
  * session is written, and counted, the same way, within the file's bound.
- * The rings' wakeup watermark follows where the data go.
+ * The rings' wakeup watermark follows where the data go, and a ring
+ * filling fast is emptied into the spool by timed passes before it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -22,9 +23,11 @@
 #include <linux/perf_event.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "live/drain.h"
+#include "live/spool.h"
 
 #define RING 4096u
 /* Where the records begin: close to the ring's end, so that they wrap. */
@@ -54,6 +57,26 @@ static uint64_t put(struct fake_ring *r, uint64_t at, uint32_t type,
 	for (i = 0; i < size; i++)
 		r->data[(at + i) % RING] = rec[i];
 	return at + size;
+}
+
+/*
+ * One fake ring @r into the sink @k, waited on with @timeout_ms: its fd
+ * an eventfd never ready (only the timeout, or a wake, ends a wait).
+ */
+static void one_ring(struct fake_ring *r, struct ehd__drain_ring *ring,
+		     struct ehd__drain_cfg *cfg, struct ehd__sink *k,
+		     int timeout_ms)
+{
+	ring->fd = eventfd(0, EFD_CLOEXEC);
+	assert_true(ring->fd >= 0);
+	ring->base = &r->page;
+	ring->data = r->data;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rings = ring;
+	cfg->nrings = 1;
+	cfg->size = RING;
+	cfg->sink = k;
+	cfg->timeout_ms = timeout_ms;
 }
 
 /*
@@ -93,16 +116,7 @@ static void run(const uint64_t *skip, size_t nskip, uint64_t want)
 	memset(&k, 0, sizeof(k));
 	k.fd = mkstemp(path);
 	assert_true(k.fd >= 0);
-	ring.fd = eventfd(0, EFD_CLOEXEC);	/* never ready: the timeout */
-	assert_true(ring.fd >= 0);
-	ring.base = &r.page;
-	ring.data = r.data;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.rings = &ring;
-	cfg.nrings = 1;
-	cfg.size = RING;
-	cfg.sink = &k;
-	cfg.timeout_ms = 5;
+	one_ring(&r, &ring, &cfg, &k, 5);
 	cfg.skip_ids = skip;
 	cfg.nskip = nskip;
 	assert_int_equal(ehd__drain_start(&d, &cfg), 0);
@@ -239,6 +253,77 @@ static void test_early(void **state)
 	assert_int_equal(ehd__drain_early(m, m, ms / 2), 1);
 }
 
+/*
+ * The early pass in the thread: into a spool, with no latency bound and
+ * rings that never say they are ready (the watermark never comes), a
+ * ring fed faster than half of it fills in EHD__DRAIN_EARLY_MS is still
+ * emptied, pass after pass, by the thread's own timed passes. Fed 512
+ * bytes each 2 ms, half this ring fills in about 8 ms. The test wakes
+ * the thread twice, 2 ms apart, to start (the second pass knows the
+ * rate), and again so after 200 ms without a pass (a timed pass that
+ * found nothing, the feeder late, ends the timing), and counts those
+ * wakes: without the early pass, every pass is one.
+ */
+static void test_early_passes(void **state)
+{
+	static struct fake_ring r;
+	struct timespec step = { 0, 2 * 1000 * 1000 };
+	struct ehd__drain_ring ring;
+	struct ehd__drain_cfg cfg;
+	struct ehd__drain_stats st;
+	struct ehd__spool *sp;
+	struct ehd__drain *d;
+	struct ehd__sink k;
+	uint64_t at = 0, tail, seen = 0, wakes = 0;
+	int i, idle = 0, poke = 2;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(ehd__spool_new(&sp, 16u << 20, 0, NULL), 0);
+	memset(&k, 0, sizeof(k));
+	k.fd = -1;
+	k.spool = sp;
+	one_ring(&r, &ring, &cfg, &k, -1);
+	assert_int_equal(ehd__drain_start(&d, &cfg), 0);
+	for (i = 0; i < 1000; i++) {	/* 2 s */
+		tail = __atomic_load_n(&r.page.data_tail, __ATOMIC_ACQUIRE);
+		if (tail != seen) {
+			seen = tail;
+			idle = 0;
+		} else if (++idle == 100) {
+			poke = 2;
+			idle = 0;
+		}
+		if (at + 512 - tail <= RING) {
+			uint64_t end = at + 512;
+
+			while (at < end)
+				at = put(&r, at, PERF_RECORD_SAMPLE, 64, 5);
+			__atomic_store_n(&r.page.data_head, at,
+					 __ATOMIC_RELEASE);
+		}
+		if (poke) {
+			ehd__drain_wake(d);
+			wakes++;
+			poke--;
+		}
+		nanosleep(&step, NULL);
+	}
+	assert_int_equal(ehd__drain_stop(d), 0);
+	ehd__drain_stats(d, &st);
+	ehd__drain_free(d);
+	ehd__spool_free(sp);
+	close(ring.fd);
+
+	assert_int_equal(r.page.data_tail, at);
+	assert_int_equal(st.bytes, at);
+	print_message("early passes: %llu passes, %llu wakes by the test\n",
+		      (unsigned long long)st.passes,
+		      (unsigned long long)wakes);
+	assert_true(st.passes >= 20);
+	assert_true(st.passes >= 4 * wakes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_bounded_counts),
 		cmocka_unit_test(test_watermark),
 		cmocka_unit_test(test_early),
+		cmocka_unit_test(test_early_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
